@@ -1,0 +1,91 @@
+"""Loading and validating corpora (JSONL of :class:`~clinrag.schema.Document`) and their scope declarations."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from clinrag.paths import BUILTIN_CORPUS, scope_path_for
+from clinrag.schema import Document, ScopeDeclaration
+
+
+class CorpusError(ValueError):
+    """A corpus or scope file is malformed; the message names the file, line and field."""
+
+
+def _describe(err: ValidationError) -> str:
+    parts = []
+    for e in err.errors():
+        field = ".".join(str(p) for p in e["loc"]) or "(record)"
+        parts.append(f"field '{field}': {e['msg']}")
+    return "; ".join(parts)
+
+
+def load_documents(path: Path | str = BUILTIN_CORPUS) -> list[Document]:
+    """Read and validate every line; raise :class:`CorpusError` on the first bad line, before anything is indexed."""
+    path = Path(path)
+    if not path.is_file():
+        raise CorpusError(f"{path}: corpus file not found")
+    docs: list[Document] = []
+    seen: dict[str, int] = {}
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise CorpusError(f"{path}:{lineno}: invalid JSON ({e.msg} at column {e.colno})") from None
+            if not isinstance(record, dict):
+                raise CorpusError(f"{path}:{lineno}: expected a JSON object, got {type(record).__name__}")
+            try:
+                doc = Document.model_validate(record)
+            except ValidationError as e:
+                raise CorpusError(f"{path}:{lineno}: {_describe(e)}") from None
+            if doc.doc_id in seen:
+                raise CorpusError(
+                    f"{path}:{lineno}: field 'doc_id': duplicate '{doc.doc_id}' (first on line {seen[doc.doc_id]})"
+                )
+            seen[doc.doc_id] = lineno
+            docs.append(doc)
+    if not docs:
+        raise CorpusError(f"{path}: corpus is empty")
+    _check_links(path, docs, seen)
+    return docs
+
+
+def _check_links(path: Path, docs: list[Document], lines: dict[str, int]) -> None:
+    for doc in docs:
+        for field in ("supersedes", "superseded_by"):
+            target = getattr(doc, field)
+            if target and target not in lines:
+                raise CorpusError(
+                    f"{path}:{lines[doc.doc_id]}: field '{field}': unknown doc_id '{target}'"
+                )
+
+
+def corpus_hash(docs: list[Document]) -> str:
+    """Content hash of a corpus: any change to any record changes it (used to detect stale indexes)."""
+    h = hashlib.sha256()
+    for doc in docs:
+        h.update(doc.model_dump_json().encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def load_scope(corpus_path: Path | str = BUILTIN_CORPUS) -> ScopeDeclaration | None:
+    """The scope declaration beside a corpus, or None when the corpus declares none."""
+    path = scope_path_for(Path(corpus_path))
+    if not path.is_file():
+        return None
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return ScopeDeclaration.model_validate(raw)
+    except yaml.YAMLError as e:
+        raise CorpusError(f"{path}: invalid YAML ({e})") from None
+    except ValidationError as e:
+        raise CorpusError(f"{path}: {_describe(e)}") from None

@@ -1,0 +1,1 @@
+"""clinrag.nodes."""

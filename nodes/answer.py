@@ -1,0 +1,129 @@
+"""Grounded answer: every claim cited to a passage; disagreement and insufficient evidence preserved.
+
+Without a chat model the answer is built deterministically from the evidence: one entry per organization
+(or study) with its date, status and its most question-relevant sentences, quoted, with the citation.
+With a chat model, a grounded prompt; an answer that cites nothing it was given falls back to the
+deterministic one.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import numpy as np
+from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
+
+from clinrag import NOT_MEDICAL_ADVICE
+from clinrag.context import Context
+from clinrag.graph.state import State
+from clinrag.models import load_chat_model
+from clinrag.nodes._common import context_of
+from clinrag.prompts.answer import ANSWER_SYSTEM, ANSWER_USER
+from clinrag.schema import ContradictionEdge, EvidenceItem
+from clinrag.tools.embeddings import embed_cached
+from clinrag.tools.text import split_sentences
+
+log = logging.getLogger(__name__)
+SENTENCES_PER_SOURCE = 3
+MIN_SENTENCE_SIMILARITY = 0.25
+_INSUFFICIENT = re.compile(r"\binsufficient\b|\bgrade I\b")
+INSUFFICIENT_NOTE = (
+    "Where a source says the evidence is insufficient (USPSTF grade I), it makes no recommendation either way: "
+    "that is not advice to avoid the service."
+)
+
+
+def status_label(item: EvidenceItem) -> str:
+    if item.status == "superseded":
+        return f"SUPERSEDED by {item.superseded_by} (not current guidance)"
+    return "current"
+
+
+def relevant_sentences(question: str, text: str, n: int = SENTENCES_PER_SOURCE) -> list[str]:
+    """The ``n`` sentences most similar to the question (at least one), in their original order."""
+    sentences = split_sentences(text)
+    if len(sentences) <= 1:
+        return sentences
+    sims = embed_cached(sentences) @ embed_cached([question])[0]
+    order = [int(i) for i in np.argsort(-sims) if sims[i] >= MIN_SENTENCE_SIMILARITY][:n] or [int(np.argmax(sims))]
+    return [sentences[i] for i in sorted(order)]
+
+
+def _by_document(evidence: list[EvidenceItem]) -> list[tuple[EvidenceItem, str]]:
+    merged: dict[str, tuple[EvidenceItem, str]] = {}
+    for item in evidence:
+        first, text = merged.get(item.doc_id, (item, ""))
+        merged[item.doc_id] = (first, f"{text} {item.text}".strip())
+    return list(merged.values())
+
+
+def deterministic_answer(
+    question: str, evidence: list[EvidenceItem], contradictions: list[ContradictionEdge], threshold: float
+) -> str:
+    docs = _by_document(evidence)
+    orgs = list(dict.fromkeys(item.org for item, _ in docs))
+    lines = [
+        f"Evidence from {len(orgs)} organizations, each listed separately (their positions are not merged):"
+        if len(orgs) > 1
+        else "Evidence:"
+    ]
+    insufficient = False
+    for item, text in docs:
+        chosen = relevant_sentences(question, text)
+        insufficient |= any(_INSUFFICIENT.search(s) for s in chosen)
+        lines.append(f"- {item.org}, {item.title}, issued {item.issued or 'undated'}, {status_label(item)}: "
+                     f"{' '.join(chosen)} [{item.doc_id}]")
+    org_of = {item.doc_id: item.org for item, _ in docs}
+    flagged = [e for e in contradictions if e.score >= threshold]
+    differ = [e for e in flagged if org_of.get(e.doc_a) != org_of.get(e.doc_b)]
+    changed = [e for e in flagged if org_of.get(e.doc_a) == org_of.get(e.doc_b)]
+    if differ:
+        lines.append("Where they differ:")
+        lines += [f"- {org_of[e.doc_a]} [{e.doc_a}] vs {org_of[e.doc_b]} [{e.doc_b}] (contradiction score "
+                  f"{e.score:.2f}): \"{e.sentence_a}\" vs \"{e.sentence_b}\"" for e in differ[:3]]
+    if changed:
+        lines.append("What changed between versions:")
+        lines += [f"- [{e.doc_a}] vs [{e.doc_b}]: \"{e.sentence_a}\" vs \"{e.sentence_b}\"" for e in changed[:2]]
+    if insufficient:
+        lines.append(INSUFFICIENT_NOTE)
+    lines.append(NOT_MEDICAL_ADVICE)
+    return "\n".join(lines)
+
+
+def _format_evidence(evidence: list[EvidenceItem]) -> str:
+    return "\n\n".join(
+        f"[{e.doc_id}] {e.org}, {e.title}, issued {e.issued}, {status_label(e)}:\n{e.text}" for e in evidence
+    )
+
+
+def llm_answer(chat_model, question: str, evidence: list[EvidenceItem], contradictions: list[ContradictionEdge]) -> str | None:
+    """The chat model's grounded answer, or None when it cites nothing it was given."""
+    flagged = "\n".join(f"[{c.doc_a}] vs [{c.doc_b}] ({c.score:.2f}): {c.sentence_a} | {c.sentence_b}"
+                        for c in contradictions) or "none"
+    reply = chat_model.invoke([
+        ("system", ANSWER_SYSTEM),
+        ("human", ANSWER_USER.format(question=question, evidence=_format_evidence(evidence), contradictions=flagged)),
+    ])
+    text = str(reply.content).strip()
+    cited = set(re.findall(r"\[([^\[\]\s]+)\]", text))
+    known = {e.doc_id for e in evidence}
+    if "insufficient evidence" in text.lower() and not (cited - known):
+        return text
+    if not cited or not cited <= known:
+        log.warning("chat model answer cites %s, evidence is %s: using the deterministic answer", cited, known)
+        return None
+    return text
+
+
+def answer(state: State, runtime: Runtime[Context]) -> dict:
+    ctx = context_of(runtime)
+    text = None
+    if ctx.chat_model:
+        text = llm_answer(load_chat_model(ctx.chat_model), state.question, state.evidence, state.contradictions)
+        if text is not None and NOT_MEDICAL_ADVICE not in text:
+            text = f"{text}\n\n{NOT_MEDICAL_ADVICE}"
+    if text is None:
+        text = deterministic_answer(state.question, state.evidence, state.contradictions, ctx.contradiction_threshold)
+    return {"answer": text, "messages": [AIMessage(content=text)]}

@@ -1,0 +1,26 @@
+"""Retrieval: organization-diverse hybrid search, contrastive when hypotheses exist, superseded versions
+included (and labelled) when the question asks about change over time or a past date."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from clinrag.context import Context
+from clinrag.graph.state import State
+from clinrag.nodes._common import context_of, index_of
+from clinrag.tools.org_diverse import org_diverse_search_passages
+
+
+def retrieve(state: State, runtime: Runtime[Context]) -> dict:
+    ctx = context_of(runtime)
+    hyp = state.hypotheses
+    evidence = org_diverse_search_passages(
+        index_of(ctx),
+        state.question,
+        k=ctx.k,
+        target=hyp.target if hyp else None,
+        mimic=hyp.mimic if hyp else None,
+        lam=state.chr_lambda,
+        pool=ctx.candidate_pool,
+    )
+    return {"evidence": evidence}

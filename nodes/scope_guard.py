@@ -1,0 +1,83 @@
+"""Scope guard: abstain, with the reason, on questions outside the corpus's declared scope.
+
+Two signals, both read from the corpus's scope declaration (data, not code):
+1. the declared rules (regular expressions) of each exclusion decide on their own;
+2. otherwise the question's embedding is compared with each exclusion's description and examples, and with
+   the in-scope description, examples and document titles: out of scope when an exclusion is similar enough
+   and clearly more similar than anything in scope. This catches phrasings no rule lists.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
+
+from clinrag.context import Context
+from clinrag.graph.state import State
+from clinrag.nodes._common import context_of, index_of
+from clinrag.schema import ScopeDeclaration, ScopeDecision
+from clinrag.tools.embeddings import embed_cached
+
+
+def question_from(state: State) -> str:
+    """The explicit question, else the text of the last human chat message."""
+    if state.question.strip():
+        return state.question.strip()
+    for message in reversed(state.messages):
+        if isinstance(message, HumanMessage) or getattr(message, "type", None) == "human":
+            content = message.content
+            if isinstance(content, list):
+                content = " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+            return str(content).strip()
+    return ""
+
+
+def classify_scope(
+    question: str, scope: ScopeDeclaration | None, in_scope_titles: list[str], threshold: float, margin: float
+) -> ScopeDecision:
+    if scope is None:
+        return ScopeDecision(in_scope=True, reason="The corpus declares no scope; every question is searched.")
+    for cat in scope.out_of_scope:
+        for pattern in cat.patterns:
+            if re.search(pattern, question, re.I):
+                return ScopeDecision(
+                    in_scope=False, category=cat.id, message=cat.message,
+                    reason=f"Outside this corpus's scope ({cat.description}); matched the declared rule /{pattern}/.",
+                )
+    inside = [scope.description, *scope.in_scope_examples, *in_scope_titles]
+    q_vec = embed_cached([question])[0]
+    sim_in = float(np.max(embed_cached(inside) @ q_vec))
+    best_cat, best_sim = None, -1.0
+    for cat in scope.out_of_scope:
+        sim = float(np.max(embed_cached([cat.description, *cat.examples]) @ q_vec))
+        if sim > best_sim:
+            best_cat, best_sim = cat, sim
+    if best_cat is not None and best_sim >= threshold and best_sim - sim_in >= margin:
+        return ScopeDecision(
+            in_scope=False, category=best_cat.id, message=best_cat.message, similarity=round(best_sim, 4),
+            reason=(
+                f"Outside this corpus's scope ({best_cat.description}); the question resembles that exclusion "
+                f"(similarity {best_sim:.2f}) more than anything in scope ({sim_in:.2f})."
+            ),
+        )
+    return ScopeDecision(
+        in_scope=True, similarity=round(best_sim, 4),
+        reason=f"Within the declared scope: {scope.description.strip()}",
+    )
+
+
+def scope_guard(state: State, runtime: Runtime[Context]) -> dict:
+    ctx = context_of(runtime)
+    question = question_from(state)
+    if not question:
+        raise ValueError("No question: send {'question': '...'} or chat messages ending with a human message.")
+    index = index_of(ctx)
+    titles = [d.title for d in index.docs.values()]
+    decision = classify_scope(question, index.scope, titles, ctx.scope_similarity_threshold, ctx.scope_margin)
+    update: dict = {"question": question, "scope": decision}
+    if not decision.in_scope:
+        update.update(decision="abstain", abstain_reason="out_of_scope", reason=decision.reason)
+    return update

