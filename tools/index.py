@@ -5,6 +5,7 @@ Layout of an index folder::
     manifest.json      embedding model, dimension, corpus content hash, chunking, counts
     index.faiss        inner-product FAISS index over unit vectors (cosine)
     passages.jsonl     one Passage per vector, in vector order, with its document's metadata
+    sentences.npy      unit vectors of every passage sentence (for sentence-level support, scope and NLI)
 
 An index whose manifest does not match the corpus and encoder in use is rebuilt, never used.
 Builds go to a temporary folder that replaces the old one only when complete.
@@ -30,12 +31,12 @@ from clinrag import __version__
 from clinrag.documents import corpus_hash, load_documents, load_scope
 from clinrag.paths import BUILTIN_CORPUS, index_root
 from clinrag.schema import Document, Passage, ScopeDeclaration
-from clinrag.tools.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id
+from clinrag.tools.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id, prime_cache
 from clinrag.tools.text import content_tokens, split_sentences
 
 log = logging.getLogger(__name__)
 
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 MAX_PASSAGE_WORDS = 120
 
 
@@ -105,7 +106,7 @@ def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
     for key, expected in checks.items():
         if manifest.get(key) != expected:
             return f"manifest {key} is {manifest.get(key)!r}, expected {expected!r}"
-    for name in ("index.faiss", "passages.jsonl"):
+    for name in ("index.faiss", "passages.jsonl", "sentences.npy"):
         if not (index_dir / name).is_file():
             return f"{name} is missing"
     return None
@@ -125,11 +126,13 @@ def build_index(
     vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
     index = faiss.IndexFlatIP(EMBEDDING_DIM)
     index.add(vectors)
+    sentence_vectors = embed_texts([s for p in passages for s in split_sentences(p.text)], show_progress=show_progress)
 
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{index_dir.name}.", dir=index_dir.parent))
     try:
         faiss.write_index(index, str(tmp / "index.faiss"))
+        np.save(tmp / "sentences.npy", sentence_vectors)
         with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
             for p in passages:
                 fh.write(p.model_dump_json() + "\n")
@@ -161,6 +164,14 @@ class CorpusIndex:
     max_idf: float = 0.0
     passage_terms: list[frozenset[str]] = field(default_factory=list)
     bm25: object = None
+    sentence_vectors: np.ndarray | None = None  # every passage sentence, in passage order
+    sentence_rows: np.ndarray | None = None  # the passage row of each sentence
+
+    def best_sentence_cosine(self, query_vec: np.ndarray) -> np.ndarray:
+        """Per passage: the cosine of its sentence closest to the query."""
+        best = np.full(len(self.passages), -1.0, dtype=np.float32)
+        np.maximum.at(best, self.sentence_rows, self.sentence_vectors @ query_vec)
+        return best
 
     @classmethod
     def load(cls, corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None) -> "CorpusIndex":
@@ -168,6 +179,7 @@ class CorpusIndex:
         import bm25s
         import faiss
 
+        logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import
         corpus_path = Path(corpus_path)
         index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
         docs = load_documents(corpus_path)
@@ -181,6 +193,11 @@ class CorpusIndex:
         if faiss_index.ntotal != len(passages):
             raise StaleIndexError(f"{index_dir}: {faiss_index.ntotal} vectors for {len(passages)} passages")
         vectors = faiss_index.reconstruct_n(0, faiss_index.ntotal)
+        sentences = [split_sentences(p.text) for p in passages]
+        sentence_vectors = np.load(index_dir / "sentences.npy")
+        if len(sentence_vectors) != sum(map(len, sentences)):
+            raise StaleIndexError(f"{index_dir}: sentence vectors do not match the passages")
+        prime_cache([s for sents in sentences for s in sents], sentence_vectors)
         tokens = [content_tokens(embedding_text(p)) for p in passages]
         bm25 = bm25s.BM25()
         bm25.index(tokens, show_progress=False)
@@ -199,6 +216,8 @@ class CorpusIndex:
             max_idf=math.log(1 + (n + 0.5) / 0.5),
             passage_terms=[frozenset(t) for t in tokens],
             bm25=bm25,
+            sentence_vectors=sentence_vectors,
+            sentence_rows=np.repeat(np.arange(len(passages)), [len(x) for x in sentences]),
         )
 
 

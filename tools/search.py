@@ -6,8 +6,10 @@ Three scores per candidate passage:
   the question itself and lambda is 0, i.e. plain query similarity.
 * ``fused``: reciprocal-rank fusion of the dense ranking and the BM25 ranking (the ranking score).
 * ``support``: an *absolute* support score in [0, 1] that is never rescaled per query, so the best passage of
-  an unrelated question still scores low: a weighted sum of the query-passage cosine and the IDF-weighted share
-  of the question's content terms that occur in the passage (terms unknown to the corpus count at full weight).
+  an unrelated question still scores low. It combines dense similarity, taken at the sentence level (the
+  cosine of the passage's sentence closest to the question: a question usually asks about one fact of a
+  multi-fact passage), with the lexical side of BM25: the share of the question's content terms found in the
+  passage, weighted by their BM25 IDF (terms unknown to the corpus count at full weight).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from clinrag.tools.index import CorpusIndex
 from clinrag.tools.text import content_tokens
 
 RRF_K = 60
-SUPPORT_COSINE_WEIGHT = 0.6
+DENSE_WEIGHT = 0.8
 
 
 @dataclass(frozen=True)
@@ -46,9 +48,9 @@ def term_coverage(index: CorpusIndex, question_terms: list[str], row: int) -> fl
     return hit / total
 
 
-def support_score(cosine: float, coverage: float) -> float:
+def support_score(sentence_cosine: float, coverage: float) -> float:
     """Absolute support of a passage for a question (see module docstring)."""
-    return SUPPORT_COSINE_WEIGHT * max(cosine, 0.0) + (1 - SUPPORT_COSINE_WEIGHT) * coverage
+    return DENSE_WEIGHT * max(sentence_cosine, 0.0) + (1 - DENSE_WEIGHT) * coverage
 
 
 def contrastive_scores(doc_vecs: np.ndarray, target_vec: np.ndarray, mimic_vec: np.ndarray | None, lam: float) -> np.ndarray:
@@ -95,6 +97,7 @@ def hybrid_search(
         return []
     vecs = index.vectors[rows]
     cosine = vecs @ q_vec
+    sentence_cosine = index.best_sentence_cosine(q_vec)
     if hyp:
         dense = contrastive_scores(vecs, hyp[0], hyp[1], lam)
     else:
@@ -109,7 +112,7 @@ def hybrid_search(
             cosine=float(cosine[i]),
             bm25=float(bm25[i]),
             fused=float(fused[i]),
-            support=support_score(float(cosine[i]), term_coverage(index, terms, r)),
+            support=support_score(float(sentence_cosine[r]), term_coverage(index, terms, r)),
         )
         for i, r in enumerate(rows)
     ]

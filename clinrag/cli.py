@@ -1,0 +1,132 @@
+"""The ``clinrag`` command line: ask, index build, eval."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from clinrag.context import Context
+from clinrag.documents import CorpusError
+from clinrag.paths import BUILTIN_CORPUS
+
+
+def _context(args: argparse.Namespace) -> Context:
+    overrides = {}
+    if getattr(args, "corpus", None):
+        overrides["corpus_path"] = str(Path(args.corpus).resolve())
+    if getattr(args, "index_dir", None):
+        overrides["index_dir"] = str(Path(args.index_dir).resolve())
+    if getattr(args, "chat_model", None):
+        overrides["chat_model"] = args.chat_model
+    if getattr(args, "k", None):
+        overrides["k"] = args.k
+    return Context(**overrides)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from clinrag.run import ask
+
+    ctx = _context(args)
+    if args.question == "-":
+        if not args.json:
+            print("clinrag ask: reading questions from stdin needs --json", file=sys.stderr)
+            return 2
+        for line in sys.stdin:
+            if line.strip():
+                print(ask(line.strip(), ctx).model_dump_json(), flush=True)
+        return 0
+    result = ask(args.question, ctx)
+    if args.json:
+        print(result.model_dump_json())
+    else:
+        from clinrag.display import print_result
+
+        print_result(result)
+    return 0
+
+
+def cmd_index_build(args: argparse.Namespace) -> int:
+    from clinrag.tools.index import build_index
+
+    corpus = Path(args.corpus) if args.corpus else BUILTIN_CORPUS
+    out = build_index(corpus, args.index_dir, show_progress=True)
+    print(f"index written to {out}")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from clinrag.evals.guideline_drift import run_cli
+
+    return run_cli(args, _context(args))
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    import json
+
+    from clinrag.evals.calibrate import calibrate
+    from clinrag.evals.guideline_drift import load_cases
+
+    result = calibrate(load_cases(args.cases, args.split), _context(args))
+    text = json.dumps({"split": args.split, **result}, indent=2)
+    print(text)
+    if args.json_out:
+        Path(args.json_out).write_text(text)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="clinrag", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress and warnings")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--corpus", help="corpus JSONL (default: the built-in guideline corpus)")
+    common.add_argument("--index-dir", help="index folder (default: per corpus, under CLINRAG_INDEX_ROOT or the cache)")
+    common.add_argument("--chat-model", help="init_chat_model string, e.g. openai:gpt-4o-mini (default: none)")
+
+    ask_p = sub.add_parser("ask", parents=[common], help="answer one question ('-' reads one per line from stdin)")
+    ask_p.add_argument("question")
+    ask_p.add_argument("--json", action="store_true", help="print one JSON object (per question)")
+    ask_p.add_argument("-k", type=int, help="number of evidence passages")
+    ask_p.set_defaults(func=cmd_ask)
+
+    index_p = sub.add_parser("index", help="manage the passage index")
+    index_sub = index_p.add_subparsers(dest="index_command", required=True)
+    build_p = index_sub.add_parser("build", help="validate a corpus and (re)build its index")
+    build_p.add_argument("--corpus", help="corpus JSONL (default: the built-in guideline corpus)")
+    build_p.add_argument("--index-dir", help="where to write the index")
+    build_p.set_defaults(func=cmd_index_build)
+
+    eval_p = sub.add_parser("eval", help="run a benchmark")
+    eval_sub = eval_p.add_subparsers(dest="benchmark", required=True)
+    drift = eval_sub.add_parser("guideline-drift", parents=[common], help="the guideline-drift benchmark")
+    drift.add_argument("--cases", help="cases JSONL in LangSmith example format (default: the built-in benchmark)")
+    drift.add_argument("--split", choices=["canonical", "holdout", "all"], default="all")
+    drift.add_argument("--json-out", help="write metrics and per-case results as JSON")
+    drift.add_argument("--upload", action="store_true", help="upload dataset and experiment (needs LANGSMITH_API_KEY)")
+    drift.set_defaults(func=cmd_eval)
+    calib = eval_sub.add_parser("calibrate", parents=[common], help="choose support and scope thresholds on a split")
+    calib.add_argument("--cases", help="cases JSONL (default: the built-in guideline-drift benchmark)")
+    calib.add_argument("--split", choices=["canonical", "holdout", "all"], default="canonical")
+    calib.add_argument("--json-out", help="write the chosen thresholds as JSON")
+    calib.set_defaults(func=cmd_calibrate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR, format="%(levelname)s %(message)s")
+    try:
+        return args.func(args)
+    except CorpusError as e:
+        print(f"clinrag: corpus error: {e}", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, ValueError) as e:
+        print(f"clinrag: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""Rich terminal rendering of a result: the evidence map, then the answer."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from clinrag.schema import AskResult
+
+
+def print_result(result: AskResult, console: Console | None = None) -> None:
+    console = console or Console()
+    if result.evidence:
+        flagged = {c.doc_a for c in result.contradictions if c.score >= 0.5} | {
+            c.doc_b for c in result.contradictions if c.score >= 0.5
+        }
+        table = Table(title="Evidence map", show_lines=False)
+        for col in ("org", "doc_id", "issued", "status", "score", "support", "contradiction"):
+            table.add_column(col)
+        for e in result.evidence:
+            status = "[red]superseded[/red]" if e["status"] == "superseded" else "[green]current[/green]"
+            flag = f"{e['contradiction_salience']:.2f}" + (" [yellow]![/yellow]" if e["doc_id"] in flagged else "")
+            table.add_row(e["org"], e["doc_id"], e["issued"] or "-", status, f"{e['score']:.4f}",
+                          f"{e['support_score']:.2f}", flag)
+        console.print(table)
+    if result.contradictions:
+        ctable = Table(title="Contradictions (cross-document sentence pairs)")
+        for col in ("docs", "score", "sentence pair"):
+            ctable.add_column(col)
+        for c in result.contradictions[:5]:
+            ctable.add_row(f"{c.doc_a}\n{c.doc_b}", f"{c.score:.2f}", f"{c.sentence_a}\n{c.sentence_b}")
+        console.print(ctable)
+    title = "Answer" if result.decision == "answer" else f"Abstained ({result.abstain_reason})"
+    console.print(Panel(Text(result.answer), title=title, border_style="green" if result.decision == "answer" else "yellow"))

@@ -1,0 +1,28 @@
+"""Running one question through the graph and shaping the result (shared by the CLI, evals and benchmarks)."""
+
+from __future__ import annotations
+
+from clinrag.context import Context
+from clinrag.schema import AskResult
+
+
+def to_result(state: dict) -> AskResult:
+    """The graph's output state as the ``clinrag ask --json`` object."""
+    evidence_fields = ("doc_id", "org", "title", "issued", "status", "superseded_by", "source_type", "score",
+                       "support_score", "contradiction_salience", "text")
+    return AskResult(
+        question=state.get("question", ""),
+        decision=state.get("decision") or "abstain",
+        abstain_reason=state.get("abstain_reason"),
+        reason=state.get("reason"),
+        evidence=[{f: getattr(e, f) for f in evidence_fields} for e in state.get("evidence") or []],
+        contradictions=state.get("contradictions") or [],
+        hypotheses=state.get("hypotheses"),
+        answer=state.get("answer", ""),
+    )
+
+
+def ask(question: str, context: Context | None = None) -> AskResult:
+    from clinrag.graph import graph
+
+    return to_result(graph.invoke({"question": question}, context=context or Context()))

@@ -1,0 +1,268 @@
+"""The guideline-drift benchmark: a LangSmith dataset run through ``langsmith.evaluate``.
+
+Rows are LangSmith examples::
+
+    {"id": uuid5, "inputs": {"question"}, "outputs": {"decision", "abstain_reason", "required_doc_ids",
+     "must_mention", "must_not_say"}, "metadata": {"split", "topic", "kind"}}
+
+Metrics: complete-evidence-set recall (every required document among the returned evidence), abstention
+accuracy on answerable and on unanswerable cases separately, superseded-shown-as-current errors, and the
+answer checks (must mention / must not say). Runs offline unless ``--upload`` is given with a LangSmith key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from clinrag.context import Context
+from clinrag.documents import CorpusError
+
+CASE_NAMESPACE = uuid.UUID("6f1c1f5e-2f0a-4b8e-9a53-2b1c6d0e7a10")
+DATASET_NAME = "clinrag-guideline-drift"
+
+
+class CaseInputs(BaseModel):
+    question: str = Field(min_length=1)
+
+
+class CaseOutputs(BaseModel):
+    decision: Literal["answer", "abstain"]
+    abstain_reason: Literal["out_of_scope", "insufficient_support"] | None = None
+    required_doc_ids: list[str] = Field(default_factory=list)
+    must_mention: list[str] = Field(default_factory=list)
+    must_not_say: list[str] = Field(default_factory=list)
+
+
+class Case(BaseModel):
+    id: uuid.UUID
+    inputs: CaseInputs
+    outputs: CaseOutputs
+    metadata: dict = Field(default_factory=dict)
+
+
+def case_id(question: str) -> uuid.UUID:
+    """Stable example id: uuid5 of the question."""
+    return uuid.uuid5(CASE_NAMESPACE, question)
+
+
+def default_cases_path() -> Path:
+    return Path(str(resources.files("clinrag.evals") / "data" / "guideline_drift.jsonl"))
+
+
+def load_cases(path: Path | str | None = None, split: str = "all") -> list[Case]:
+    path = Path(path) if path else default_cases_path()
+    cases = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                cases.append(Case.model_validate_json(line))
+            except ValidationError as e:
+                raise CorpusError(f"{path}:{lineno}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}") from None
+    return [c for c in cases if split == "all" or c.metadata.get("split") == split]
+
+
+# ---------------------------------------------------------------- per-case checks (LangSmith evaluators)
+
+def _expected(example) -> CaseOutputs:
+    return CaseOutputs.model_validate(example.outputs)
+
+
+def decision_correct(run, example) -> dict:
+    exp, out = _expected(example), run.outputs or {}
+    ok = out.get("decision") == exp.decision and (exp.decision == "answer" or out.get("abstain_reason") == exp.abstain_reason)
+    return {"key": "decision_correct", "score": int(ok)}
+
+
+def evidence_complete(run, example) -> dict:
+    exp, out = _expected(example), run.outputs or {}
+    if exp.decision != "answer":
+        return {"key": "evidence_complete", "score": None}
+    got = {e["doc_id"] for e in out.get("evidence", [])}
+    missing = sorted(set(exp.required_doc_ids) - got)
+    return {"key": "evidence_complete", "score": int(not missing), "comment": f"missing {missing}" if missing else ""}
+
+
+def superseded_errors(run, example) -> dict:
+    """Superseded documents labelled current in the evidence, or cited in the answer without saying so."""
+    out = run.outputs or {}
+    errors = []
+    answer_lines = out.get("answer", "").splitlines()
+    for e in out.get("evidence", []):
+        if e.get("corpus_status") == "superseded":
+            if e["status"] != "superseded":
+                errors.append(f"{e['doc_id']} labelled current")
+            for line in answer_lines:
+                if f"[{e['doc_id']}]" in line and "superseded" not in line.lower():
+                    errors.append(f"{e['doc_id']} cited without 'superseded'")
+    return {"key": "superseded_as_current", "score": len(errors), "comment": "; ".join(errors)}
+
+
+def answer_checks(run, example) -> dict:
+    exp, out = _expected(example), run.outputs or {}
+    text = out.get("answer", "").lower()
+    missing = [m for m in exp.must_mention if m.lower() not in text]
+    forbidden = [m for m in exp.must_not_say if m.lower() in text]
+    comment = "; ".join([f"missing {missing}"] * bool(missing) + [f"says {forbidden}"] * bool(forbidden))
+    return {"key": "answer_checks", "score": int(not missing and not forbidden), "comment": comment}
+
+
+EVALUATORS = [decision_correct, evidence_complete, superseded_errors, answer_checks]
+
+
+def make_target(ctx: Context):
+    from clinrag.run import ask
+    from clinrag.tools.index import get_index
+
+    index = get_index(ctx.corpus_path, ctx.index_dir)
+
+    def target(inputs: dict) -> dict:
+        result = ask(inputs["question"], ctx)
+        evidence = [
+            {**e, "corpus_status": index.docs[e["doc_id"]].status} for e in result.evidence if e["doc_id"] in index.docs
+        ]
+        return {
+            "decision": result.decision,
+            "abstain_reason": result.abstain_reason,
+            "evidence": evidence,
+            "best_support": max((e["support_score"] for e in result.evidence), default=None),
+            "answer": result.answer,
+        }
+
+    return target
+
+
+def to_examples(cases: list[Case]):
+    from langsmith.schemas import Example
+
+    return [
+        Example(id=c.id, inputs=c.inputs.model_dump(), outputs=c.outputs.model_dump(), metadata=c.metadata)
+        for c in cases
+    ]
+
+
+def run_experiment(cases: list[Case], ctx: Context, upload: bool = False) -> list[dict]:
+    """Run every case through ``langsmith.evaluate``; offline (no network) unless ``upload``."""
+    import warnings
+
+    from langsmith import evaluate, tracing_context
+
+    warnings.filterwarnings("ignore", message=".*upload_runs.*beta")
+    target = make_target(ctx)
+    if upload:
+        data = upload_dataset(cases)
+        results = evaluate(target, data=data, evaluators=EVALUATORS, experiment_prefix="clinrag", max_concurrency=0)
+    else:
+        with tracing_context(enabled=False):
+            results = evaluate(
+                target, data=to_examples(cases), evaluators=EVALUATORS, upload_runs=False, max_concurrency=0
+            )
+    rows = []
+    for r in results:
+        scores = {e.key: e.score for e in r["evaluation_results"]["results"]}
+        comments = [e.comment for e in r["evaluation_results"]["results"] if e.comment]
+        rows.append({"example": r["example"], "outputs": r["run"].outputs or {}, "scores": scores, "comments": comments})
+    return rows
+
+
+def upload_dataset(cases: list[Case]) -> str:
+    """Create or update the LangSmith dataset with stable example ids; returns its name."""
+    if not os.environ.get("LANGSMITH_API_KEY"):
+        raise ValueError("--upload needs LANGSMITH_API_KEY; without it nothing leaves this machine")
+    from langsmith import Client
+
+    client = Client()
+    if not client.has_dataset(dataset_name=DATASET_NAME):
+        client.create_dataset(DATASET_NAME, description="clinrag guideline-drift benchmark")
+    existing = {str(e.id) for e in client.list_examples(dataset_name=DATASET_NAME)}
+    new = [c for c in cases if str(c.id) not in existing]
+    if new:
+        client.create_examples(
+            dataset_name=DATASET_NAME,
+            examples=[{"id": c.id, "inputs": c.inputs.model_dump(), "outputs": c.outputs.model_dump(),
+                       "metadata": c.metadata} for c in new],
+        )
+    return DATASET_NAME
+
+
+def summarize(rows: list[dict]) -> dict:
+    def rate(values: list) -> float | None:
+        values = [v for v in values if v is not None]
+        return round(sum(values) / len(values), 4) if values else None
+
+    answerable = [r for r in rows if r["example"].outputs["decision"] == "answer"]
+    unanswerable = [r for r in rows if r["example"].outputs["decision"] == "abstain"]
+    support_answerable = [r["outputs"].get("best_support") for r in answerable if r["outputs"].get("best_support") is not None]
+    support_unanswerable = [
+        r["outputs"].get("best_support") for r in unanswerable
+        if r["example"].outputs.get("abstain_reason") == "insufficient_support" and r["outputs"].get("best_support") is not None
+    ]
+    return {
+        "n": len(rows),
+        "evidence_recall": rate([r["scores"].get("evidence_complete") for r in answerable]),
+        "abstention_accuracy_answerable": rate([r["scores"]["decision_correct"] for r in answerable]),
+        "abstention_accuracy_unanswerable": rate([r["scores"]["decision_correct"] for r in unanswerable]),
+        "superseded_as_current_errors": sum(r["scores"]["superseded_as_current"] for r in rows),
+        "answer_checks": rate([r["scores"]["answer_checks"] for r in answerable]),
+        "cases_passed": sum(_passed(r) for r in rows),
+        "min_support_answerable": round(min(support_answerable), 4) if support_answerable else None,
+        "max_support_not_covered": round(max(support_unanswerable), 4) if support_unanswerable else None,
+    }
+
+
+def _passed(row: dict) -> bool:
+    s = row["scores"]
+    return (s["decision_correct"] == 1 and s.get("evidence_complete") in (1, None)
+            and s["superseded_as_current"] == 0 and s["answer_checks"] == 1)
+
+
+def run_cli(args, ctx: Context) -> int:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    cases = load_cases(args.cases, args.split)
+    if not cases:
+        print(f"no cases for split {args.split!r}", file=sys.stderr)
+        return 2
+    rows = run_experiment(cases, ctx, upload=args.upload)
+    splits = sorted({r["example"].metadata.get("split", "?") for r in rows})
+    console = Console()
+    table = Table(title=f"guideline-drift ({len(rows)} cases, support threshold {ctx.support_threshold})")
+    table.add_column("metric")
+    for s in splits:
+        table.add_column(s)
+    per_split = {s: summarize([r for r in rows if r["example"].metadata.get("split", "?") == s]) for s in splits}
+    for key in per_split[splits[0]]:
+        table.add_row(key, *[str(per_split[s][key]) for s in splits])
+    console.print(table)
+    failures = [r for r in rows if not _passed(r)]
+    for r in failures:
+        console.print(Text.assemble(("FAIL ", "red"), f"{r['example'].id} {r['example'].inputs['question']!r}: "
+                      f"decision={r['outputs'].get('decision')}/{r['outputs'].get('abstain_reason')} "
+                      f"{'; '.join(r['comments'])}"))
+    if args.json_out:
+        payload = {
+            "metrics": per_split,
+            "cases": {
+                str(r["example"].id): {
+                    "question": r["example"].inputs["question"], "split": r["example"].metadata.get("split"),
+                    "passed": _passed(r), "scores": r["scores"], "comments": r["comments"],
+                    "decision": r["outputs"].get("decision"), "abstain_reason": r["outputs"].get("abstain_reason"),
+                    "best_support": r["outputs"].get("best_support"),
+                    "evidence_doc_ids": [e["doc_id"] for e in r["outputs"].get("evidence", [])],
+                }
+                for r in rows
+            },
+        }
+        Path(args.json_out).write_text(json.dumps(payload, indent=2))
+    return 0 if not failures else 1

@@ -1,0 +1,67 @@
+"""The retrieval functions as LangChain tools, for agents and for Studio.
+
+They read the corpus and index from the clinrag ``Context`` (environment fallbacks included).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from langchain_core.tools import tool
+from pydantic import BaseModel, Field
+
+from clinrag.context import Context
+from clinrag.tools.index import get_index
+from clinrag.tools.org_diverse import org_diverse_search_passages
+from clinrag.tools.temporal import temporal_search_passages
+
+
+class OrgDiverseArgs(BaseModel):
+    query: str = Field(description="The clinical-evidence question or search query.")
+    k: int = Field(default=6, ge=1, le=50, description="Number of passages to return.")
+    include_superseded: bool | None = Field(
+        default=None,
+        description="Include superseded guideline versions. None: only when the query asks about change over "
+        "time or a past date ('in 2012', 'used to', 'changed').",
+    )
+
+
+@tool("org_diverse_search", args_schema=OrgDiverseArgs)
+def org_diverse_search(query: str, k: int = 6, include_superseded: bool | None = None) -> list[dict]:
+    """Search clinical guidelines so that every organization's strongest current passage comes first (one
+    organization cannot crowd out the others that disagree), then the remaining passages by score. Each result
+    carries org, title, issue date, status (current or superseded), scores and the passage text."""
+    ctx = Context()
+    index = get_index(ctx.corpus_path, ctx.index_dir)
+    items = org_diverse_search_passages(
+        index, query, k=k, include_superseded=include_superseded, pool=ctx.candidate_pool
+    )
+    return [item.model_dump() for item in items]
+
+
+class TemporalArgs(BaseModel):
+    query: str = Field(description="The question or search query.")
+    k: int = Field(default=5, ge=1, le=50, description="Number of passages to return (K).")
+    year_from: int | None = Field(default=None, description="Earliest publication year to keep.")
+    year_to: int | None = Field(default=None, description="Latest publication year to keep.")
+    as_of: dt.date | None = Field(
+        default=None, description="Only documents issued on or before this date; versions replaced later count as current then."
+    )
+    lam: float = Field(default=0.7, ge=0, le=1, description="MMR relevance weight lambda.")
+    alpha: float = Field(default=0.7, ge=0, le=1, description="Weight of MMR against recency tau in S.")
+
+
+@tool("temporal_search", args_schema=TemporalArgs)
+def temporal_search(
+    query: str, k: int = 5, year_from: int | None = None, year_to: int | None = None,
+    as_of: dt.date | None = None, lam: float = 0.7, alpha: float = 0.7,
+) -> list[dict]:
+    """Search by publication date: filter by year range or an as-of date, then rank by
+    S = alpha*MMR + (1-alpha)*recency, so results are relevant, not redundant, and spread toward recent years."""
+    ctx = Context()
+    index = get_index(ctx.corpus_path, ctx.index_dir)
+    items = temporal_search_passages(
+        index, query, k=k, lam=lam, alpha=alpha, year_from=year_from, year_to=year_to, as_of=as_of,
+        pool=ctx.candidate_pool,
+    )
+    return [item.model_dump() for item in items]
