@@ -50,8 +50,18 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def cmd_index_build(args: argparse.Namespace) -> int:
     from clinrag.tools.index import build_index
 
+    from clinrag.documents import load_documents
+    from clinrag.tools.index import default_index_dir, stale_reason
+
     corpus = Path(args.corpus) if args.corpus else BUILTIN_CORPUS
-    out = build_index(corpus, args.index_dir, show_progress=True)
+    index_dir = Path(args.index_dir) if args.index_dir else default_index_dir(corpus)
+    if args.if_stale:
+        reason = stale_reason(index_dir, load_documents(corpus))
+        if reason is None:
+            print(f"index at {index_dir} is up to date")
+            return 0
+        print(f"building index at {index_dir}: {reason}")
+    out = build_index(corpus, index_dir, show_progress=True)
     print(f"index written to {out}")
     return 0
 
@@ -97,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     build_p = index_sub.add_parser("build", help="validate a corpus and (re)build its index")
     build_p.add_argument("--corpus", help="corpus JSONL (default: the built-in guideline corpus)")
     build_p.add_argument("--index-dir", help="where to write the index")
+    build_p.add_argument("--if-stale", action="store_true", help="only build when missing, stale or foreign")
     build_p.set_defaults(func=cmd_index_build)
 
     eval_p = sub.add_parser("eval", help="run a benchmark")

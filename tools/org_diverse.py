@@ -1,6 +1,8 @@
 """Organization-diverse retrieval: every organization's strongest current passage first, then the rest.
 
-This is the guard against one organization's guideline crowding out the others that disagree. Superseded
+This is the guard against one organization's guideline crowding out the others that disagree. Only passages
+of the question's topic(s) are eligible (the top passage's topic, and any topic whose best passage supports the
+question about as well), so the remaining slots are never padded with another topic. Superseded
 versions are left out unless the question asks about change over time or a past date; then each selected
 current document is followed by the version it replaced, and every result is labelled current or superseded.
 """

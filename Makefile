@@ -1,0 +1,34 @@
+# Two entry points: `make demo` (set up, index, answer one question) and `make test` (set up, run all tests).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.clinrag-installed
+DEMO_QUESTION ?= When should average-risk women start mammography, and do the organizations agree?
+
+.PHONY: install demo test eval bench clean
+
+# torch first, from the local CPU wheel: anything else would pull a multi-GB CUDA build.
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(VENV)/bin/clinrag index build --if-stale
+	$(VENV)/bin/clinrag ask "$(DEMO_QUESTION)"
+
+test: install
+	$(PY) -m pytest
+
+eval: install
+	$(VENV)/bin/clinrag eval guideline-drift
+
+bench: install
+	$(PY) benchmarks/query_latency.py
+	$(PY) benchmarks/retrieval_baselines.py
+
+clean:
+	rm -rf build *.egg-info .pytest_cache

@@ -1,0 +1,95 @@
+"""The clinrag command line: ask (rich and JSON, stdin), index build, eval."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from clinrag.cli import main
+from clinrag.evals.guideline_drift import case_id, load_cases
+
+JSON_KEYS = {"question", "decision", "abstain_reason", "reason", "evidence", "contradictions", "hypotheses", "answer"}
+EVIDENCE_KEYS = {"doc_id", "org", "title", "issued", "status", "source_type", "score", "support_score", "text"}
+
+
+def test_ask_json(capsys, guideline_index):
+    assert main(["ask", "--json", "Should average-risk adults start colorectal cancer screening at 45 or 50?"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert JSON_KEYS <= set(out) and out["decision"] == "answer" and out["abstain_reason"] is None
+    assert out["evidence"] and all(EVIDENCE_KEYS <= set(e) for e in out["evidence"])
+    assert all({"doc_a", "doc_b", "score", "sentence_a", "sentence_b"} <= set(c) for c in out["contradictions"])
+    assert out["hypotheses"] is None
+
+
+def test_ask_rich_output_shows_map_and_citations(capsys, guideline_index):
+    assert main(["ask", "How did the USPSTF colorectal cancer screening recommendation change?"]) == 0
+    out = capsys.readouterr().out
+    assert "Evidence map" in out and "superseded" in out and "[uspstf-crc-2016]" in out
+    assert "Not medical advice" in out
+
+
+def test_ask_stdin_one_json_per_line(capsys, monkeypatch, guideline_index):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("I am pregnant. Should I get a mammogram?\n\nHow often should I replace my toothbrush?\n"))
+    assert main(["ask", "--json", "-"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [json.loads(l)["abstain_reason"] for l in lines] == ["out_of_scope", "insufficient_support"]
+
+
+def test_index_build_bad_corpus_exits_2_with_location(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"doc_id": "x", "source_type": "guideline", "org": "O", "title": "T"}\n')
+    assert main(["index", "build", "--corpus", str(bad), "--index-dir", str(tmp_path / "idx")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.jsonl:1" in err and "field 'text'" in err
+    assert not (tmp_path / "idx").exists()
+
+
+def test_eval_on_custom_cases_writes_json(tmp_path, guideline_index):
+    cases = [c for c in load_cases(split="canonical") if c.metadata["kind"] in {"out-of-scope", "change-over-time"}][:3]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(c.model_dump_json() + "\n" for c in cases))
+    out = tmp_path / "result.json"
+    assert main(["eval", "guideline-drift", "--cases", str(path), "--json-out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert set(result["cases"]) == {str(c.id) for c in cases}
+    assert result["metrics"]["canonical"]["cases_passed"] == 3
+    assert result["metrics"]["canonical"]["superseded_as_current_errors"] == 0
+
+
+def test_eval_counts_a_failing_case(tmp_path, guideline_index):
+    case = load_cases(split="canonical")[0].model_copy(deep=True)
+    case.outputs.required_doc_ids = ["nice-bp-2019"]  # wrong on purpose: a breast-screening question
+    path = tmp_path / "cases.jsonl"
+    path.write_text(case.model_dump_json() + "\n")
+    out = tmp_path / "result.json"
+    assert main(["eval", "guideline-drift", "--cases", str(path), "--json-out", str(out)]) == 1
+    metrics = json.loads(out.read_text())["metrics"]["canonical"]
+    assert metrics["evidence_recall"] == 0.0 and metrics["cases_passed"] == 0
+
+
+def test_benchmark_cases_are_well_formed(guideline_index):
+    cases = load_cases()
+    assert sum(c.metadata["split"] == "canonical" for c in cases) >= 30
+    assert sum(c.metadata["split"] == "holdout" for c in cases) >= 12
+    topics = {d.topic for d in guideline_index.docs.values()}
+    for split in ("canonical", "holdout"):
+        covered = {c.metadata["topic"] for c in cases if c.metadata["split"] == split}
+        assert topics <= covered, f"{split} misses {topics - covered}"
+    for c in cases:
+        assert c.id == case_id(c.inputs.question)
+        assert set(c.outputs.required_doc_ids) <= set(guideline_index.docs)
+
+
+def test_console_script_stdin_loads_models_once(guideline_index):
+    exe = Path(sys.executable).parent / "clinrag"
+    proc = subprocess.run(
+        [str(exe), "ask", "--json", "-"], input="Who is eligible for lung cancer screening?\nWhat A1C target does the ADA suggest?\n",
+        capture_output=True, text=True, timeout=300, env=os.environ.copy(),
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(l) for l in proc.stdout.splitlines()]
+    assert [r["decision"] for r in rows] == ["answer", "answer"]
