@@ -15,7 +15,7 @@ def to_result(state: dict) -> AskResult:
         decision=state.get("decision") or "abstain",
         abstain_reason=state.get("abstain_reason"),
         reason=state.get("reason"),
-        evidence=[{f: getattr(e, f) for f in evidence_fields} for e in state.get("evidence") or []],
+        evidence=[{f: e.get(f) for f in evidence_fields} for e in state.get("evidence") or []],
         contradictions=state.get("contradictions") or [],
         hypotheses=state.get("hypotheses"),
         answer=state.get("answer", ""),

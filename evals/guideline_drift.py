@@ -119,14 +119,19 @@ def answer_checks(run, example) -> dict:
 EVALUATORS = [decision_correct, evidence_complete, superseded_errors, answer_checks]
 
 
-def make_target(ctx: Context):
+def make_target(ctx: Context, offline: bool = True):
+    from langsmith import tracing_context
+
     from clinrag.run import ask
     from clinrag.tools.index import get_index
 
     index = get_index(ctx.corpus_path, ctx.index_dir)
 
     def target(inputs: dict) -> dict:
-        result = ask(inputs["question"], ctx)
+        # evaluate() traces the target in "local" mode even with upload_runs=False; the graph's own runs must
+        # not reach a tracer that would try to send them.
+        with tracing_context(enabled=not offline):
+            result = ask(inputs["question"], ctx)
         evidence = [
             {**e, "corpus_status": index.docs[e["doc_id"]].status} for e in result.evidence if e["doc_id"] in index.docs
         ]
@@ -157,14 +162,19 @@ def run_experiment(cases: list[Case], ctx: Context, upload: bool = False) -> lis
     from langsmith import evaluate, tracing_context
 
     warnings.filterwarnings("ignore", message=".*upload_runs.*beta")
-    target = make_target(ctx)
+    target = make_target(ctx, offline=not upload)
     if upload:
         data = upload_dataset(cases)
         results = evaluate(target, data=data, evaluators=EVALUATORS, experiment_prefix="clinrag", max_concurrency=0)
     else:
+        from langsmith import Client
+
+        # A client that cannot send: no background tracing thread, and an address that is never contacted.
+        offline_client = Client(api_url="http://127.0.0.1:9", api_key="clinrag-offline", auto_batch_tracing=False)
         with tracing_context(enabled=False):
             results = evaluate(
-                target, data=to_examples(cases), evaluators=EVALUATORS, upload_runs=False, max_concurrency=0
+                target, data=to_examples(cases), evaluators=EVALUATORS, upload_runs=False, max_concurrency=0,
+                disable_evaluator_tracing=True, client=offline_client,
             )
     rows = []
     for r in results:

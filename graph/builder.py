@@ -30,7 +30,8 @@ def route_after_support(state: State) -> Literal["answer", "abstain"]:
     return "abstain" if state.decision == "abstain" else "answer"
 
 
-def build_graph():
+def build_graph(checkpointer=None):
+    """The compiled graph; a checkpointer is optional (the API server and Studio bring their own)."""
     builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
     builder.add_node(scope_guard)
     builder.add_node(hypotheses)
@@ -47,7 +48,7 @@ def build_graph():
     builder.add_conditional_edges("support_gate", route_after_support)
     builder.add_edge("answer", END)
     builder.add_edge("abstain", END)
-    return builder.compile(name="clinrag")
+    return builder.compile(name="clinrag", checkpointer=checkpointer)
 
 
 # Exported without a checkpointer: LangGraph Studio / the API server supply their own.

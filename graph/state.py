@@ -1,26 +1,41 @@
-"""Graph state: a narrow input (a question or chat messages), a narrow output, and the working state."""
+"""Graph state: a narrow input (a question or chat messages), a narrow output, and the working state.
 
-from __future__ import annotations
+The state is a pydantic model: nodes read typed evidence items, hypotheses and contradiction edges. The values
+are *stored* as plain JSON data (the ``as_json`` reducer), so any checkpointer, the LangGraph API server's
+included, can reload a thread without deserializing clinrag classes; pydantic turns them back into models
+when a node reads the state.
+"""
 
-from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph import add_messages
+from pydantic import BaseModel, Field
 
 from clinrag.schema import ContradictionEdge, EvidenceItem, Hypotheses, ScopeDecision
 
 
-@dataclass(kw_only=True)
-class InputState:
+def _to_json(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, list):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def as_json(_old: Any, new: Any) -> Any:
+    """Reducer: the new value replaces the old one, stored as JSON-native data."""
+    return _to_json(new)
+
+
+class InputState(BaseModel):
     """What a caller sends: a ``question``, or chat ``messages`` whose last human message is the question."""
 
     question: str = ""
-    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)
+    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
 
 
-@dataclass(kw_only=True)
-class OutputState:
+class OutputState(BaseModel):
     """What a caller gets back."""
 
     question: str = ""
@@ -28,17 +43,23 @@ class OutputState:
     abstain_reason: Literal["out_of_scope", "insufficient_support"] | None = None
     reason: str | None = None
     answer: str = ""
-    evidence: list[EvidenceItem] = field(default_factory=list)
-    contradictions: list[ContradictionEdge] = field(default_factory=list)
-    hypotheses: Hypotheses | None = None
-    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)
+    evidence: Annotated[list[EvidenceItem], as_json] = Field(default_factory=list)
+    contradictions: Annotated[list[ContradictionEdge], as_json] = Field(default_factory=list)
+    hypotheses: Annotated[Hypotheses | None, as_json] = None
+    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
 
 
-@dataclass(kw_only=True)
 class State(InputState, OutputState):
     """Working state shared by the nodes."""
 
-    scope: ScopeDecision | None = None
+    scope: Annotated[ScopeDecision | None, as_json] = None
     chr_lambda: float = 0.0
     hypotheses_note: str | None = None
     support: float | None = None
+
+
+# Fields a new run on an existing thread must not inherit from the previous run.
+PER_RUN_RESET: dict[str, Any] = {
+    "decision": None, "abstain_reason": None, "reason": None, "answer": "", "evidence": [], "contradictions": [],
+    "hypotheses": None, "scope": None, "chr_lambda": 0.0, "hypotheses_note": None, "support": None,
+}

@@ -17,24 +17,25 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
-from clinrag.graph.state import State
+from clinrag.graph.state import PER_RUN_RESET, State
 from clinrag.nodes._common import context_of, index_of
 from clinrag.tools.index import CorpusIndex
 from clinrag.schema import ScopeDeclaration, ScopeDecision
 from clinrag.tools.embeddings import embed_cached
 
 
+def _text(message) -> str:
+    content = message.content
+    if isinstance(content, list):
+        content = " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+    return str(content).strip()
+
+
 def question_from(state: State) -> str:
-    """The explicit question, else the text of the last human chat message."""
-    if state.question.strip():
-        return state.question.strip()
-    for message in reversed(state.messages):
-        if isinstance(message, HumanMessage) or getattr(message, "type", None) == "human":
-            content = message.content
-            if isinstance(content, list):
-                content = " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
-            return str(content).strip()
-    return ""
+    """This turn's question: a chat turn ends with a human message; otherwise the ``question`` field."""
+    if state.messages and isinstance(state.messages[-1], HumanMessage):
+        return _text(state.messages[-1])
+    return state.question.strip()
 
 
 def classify_scope(
@@ -84,7 +85,9 @@ def scope_guard(state: State, runtime: Runtime[Context]) -> dict:
         raise ValueError("No question: send {'question': '...'} or chat messages ending with a human message.")
     index = index_of(ctx)
     decision = classify_scope(question, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold, ctx.scope_margin)
-    update: dict = {"question": question, "scope": decision}
+    update: dict = {**PER_RUN_RESET, "question": question, "scope": decision}
+    if not (state.messages and isinstance(state.messages[-1], HumanMessage)):
+        update["messages"] = [HumanMessage(question)]  # keep the chat transcript whole for question input
     if not decision.in_scope:
         update.update(decision="abstain", abstain_reason="out_of_scope", reason=decision.reason)
     return update

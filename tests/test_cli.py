@@ -60,6 +60,35 @@ def test_eval_on_custom_cases_writes_json(tmp_path, guideline_index):
     assert result["metrics"]["canonical"]["superseded_as_current_errors"] == 0
 
 
+def test_offline_eval_opens_no_network_connection(tmp_path, monkeypatch, guideline_index):
+    import socket
+
+    attempts = []
+    real_connect = socket.socket.connect
+
+    def guarded_connect(sock, address):
+        attempts.append(address)
+        raise OSError("network disabled by test")
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
+    case = load_cases(split="canonical")[0]
+    path = tmp_path / "cases.jsonl"
+    path.write_text(case.model_dump_json() + "\n")
+    assert main(["eval", "guideline-drift", "--cases", str(path)]) == 0
+    import time
+
+    time.sleep(0.5)  # give any background sender a chance to try
+    assert attempts == []
+    monkeypatch.setattr(socket.socket, "connect", real_connect)
+
+
+def test_upload_without_key_is_refused_before_anything_runs(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
+    assert main(["eval", "guideline-drift", "--upload"]) == 2
+    assert "LANGSMITH_API_KEY" in capsys.readouterr().err
+
+
 def test_eval_counts_a_failing_case(tmp_path, guideline_index):
     case = load_cases(split="canonical")[0].model_copy(deep=True)
     case.outputs.required_doc_ids = ["nice-bp-2019"]  # wrong on purpose: a breast-screening question

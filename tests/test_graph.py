@@ -18,7 +18,7 @@ def run(graph, question, **ctx):
 def test_answer_keeps_organizations_apart_and_cites(graph):
     out = run(graph, "Should average-risk adults start colorectal cancer screening at 45 or 50?")
     assert out["decision"] == "answer" and out.get("abstain_reason") is None
-    ids = {e.doc_id for e in out["evidence"]}
+    ids = {e["doc_id"] for e in out["evidence"]}
     assert {"uspstf-crc-2021", "acs-crc-2018", "acp-crc-2023"} <= ids
     answer = out["answer"]
     for doc_id in ids:
@@ -31,8 +31,8 @@ def test_answer_keeps_organizations_apart_and_cites(graph):
 
 def test_superseded_version_is_labelled_in_evidence_and_answer(graph):
     out = run(graph, "What did the USPSTF recommend for prostate cancer screening in 2012?")
-    old = next(e for e in out["evidence"] if e.doc_id == "uspstf-prostate-2012")
-    assert old.status == "superseded"
+    old = next(e for e in out["evidence"] if e["doc_id"] == "uspstf-prostate-2012")
+    assert old["status"] == "superseded"
     line = next(l for l in out["answer"].splitlines() if "[uspstf-prostate-2012]" in l and l.startswith("- USPSTF"))
     assert "SUPERSEDED by uspstf-prostate-2018" in line
 
@@ -46,10 +46,10 @@ def test_contradictions_are_flagged_with_the_sentence_pair(graph):
     out = run(graph, "When should average-risk women start mammography, and do the organizations agree?")
     assert out["contradictions"], "disagreeing organizations must produce contradiction edges"
     top = out["contradictions"][0]
-    evidence = {e.doc_id: e for e in out["evidence"]}
-    assert top.doc_a in evidence and top.doc_b in evidence and top.doc_a != top.doc_b
-    assert top.sentence_a in evidence[top.doc_a].text and top.sentence_b in evidence[top.doc_b].text
-    assert max(e.contradiction_salience for e in out["evidence"]) > 0
+    evidence = {e["doc_id"]: e for e in out["evidence"]}
+    assert top["doc_a"] in evidence and top["doc_b"] in evidence and top["doc_a"] != top["doc_b"]
+    assert top["sentence_a"] in evidence[top["doc_a"]]["text"] and top["sentence_b"] in evidence[top["doc_b"]]["text"]
+    assert max(e["contradiction_salience"] for e in out["evidence"]) > 0
 
 
 def test_out_of_scope_by_rule_and_emergency_message(graph):
@@ -85,6 +85,21 @@ def test_chat_messages_input(graph):
     assert isinstance(out["messages"][-1], AIMessage)
 
 
+def test_a_new_run_on_a_thread_does_not_inherit_the_previous_run(guideline_index):
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from clinrag.graph import build_graph
+
+    g = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t1"}}
+    first = g.invoke({"question": "Who is eligible for lung cancer screening under the USPSTF?"}, config)
+    assert first["decision"] == "answer" and first["evidence"]
+    second = g.invoke({"messages": [HumanMessage("I carry a BRCA1 mutation. When should I start mammograms?")]}, config)
+    assert second["abstain_reason"] == "out_of_scope"
+    assert second["evidence"] == [] and second["contradictions"] == [] and second["question"].startswith("I carry")
+    assert [m.type for m in second["messages"]] == ["human", "ai", "human", "ai"]
+
+
 def test_empty_question_is_a_clear_error(graph):
     import pytest
 
@@ -115,8 +130,8 @@ def test_chr_with_chat_model_hypotheses_and_grounded_answer(graph, monkeypatch):
     )
     scripted(monkeypatch, hyp, ["The USPSTF recommends annual low-dose CT from 50 to 80 [uspstf-lung-2021]."])
     out = run(graph, "Who should be screened with low-dose CT?", chat_model="fake:scripted")
-    assert out["hypotheses"] == hyp
-    assert all(e.topic == "lung-cancer-screening" for e in out["evidence"])
+    assert out["hypotheses"] == hyp.model_dump()
+    assert all(e["topic"] == "lung-cancer-screening" for e in out["evidence"])
     assert out["answer"].startswith("The USPSTF recommends annual low-dose CT") and NOT_MEDICAL_ADVICE in out["answer"]
 
 
