@@ -1,9 +1,9 @@
 """Graph state: a narrow input (a question or chat messages), a narrow output, and the working state.
 
-The state is a pydantic model: nodes read typed evidence items, hypotheses and contradiction edges. The values
-are *stored* as plain JSON data (the ``as_json`` reducer), so any checkpointer, the LangGraph API server's
-included, can reload a thread without deserializing clinrag classes; pydantic turns them back into models
-when a node reads the state.
+The state is a pydantic model: nodes read typed evidence items, hypotheses and contradiction edges. Nodes
+*write* them as plain JSON data (``to_json``; the ``as_json`` reducer enforces it for the stored values), so
+any checkpointer, the LangGraph API server's included, can reload a thread and its pending writes without
+deserializing clinrag classes; pydantic turns them back into models when a node reads the state.
 """
 
 from typing import Annotated, Any, Literal
@@ -15,17 +15,18 @@ from pydantic import BaseModel, Field
 from clinrag.schema import ContradictionEdge, EvidenceItem, Hypotheses, ScopeDecision
 
 
-def _to_json(value: Any) -> Any:
+def to_json(value: Any) -> Any:
+    """Pydantic models (also inside lists) as JSON-native data: what nodes write into the state."""
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, list):
-        return [_to_json(v) for v in value]
+        return [to_json(v) for v in value]
     return value
 
 
 def as_json(_old: Any, new: Any) -> Any:
     """Reducer: the new value replaces the old one, stored as JSON-native data."""
-    return _to_json(new)
+    return to_json(new)
 
 
 class InputState(BaseModel):

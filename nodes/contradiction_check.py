@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
-from clinrag.graph.state import State
+from clinrag.graph.state import State, to_json
 from clinrag.nodes._common import context_of
 from clinrag.tools.contradiction import contradiction_graph
 from clinrag.tools.nli import get_nli_backend
@@ -18,4 +18,4 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
         texts[item.doc_id] = f"{texts[item.doc_id]} {item.text}" if item.doc_id in texts else item.text
     edges, salience = contradiction_graph(texts, get_nli_backend(ctx.nli_backend), ctx.pair_similarity_threshold)
     evidence = [e.model_copy(update={"contradiction_salience": round(salience.get(e.doc_id, 0.0), 4)}) for e in state.evidence]
-    return {"contradictions": edges, "evidence": evidence}
+    return {"contradictions": to_json(edges), "evidence": to_json(evidence)}

@@ -12,7 +12,7 @@ import logging
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
-from clinrag.graph.state import State
+from clinrag.graph.state import State, to_json
 from clinrag.models import load_chat_model
 from clinrag.nodes._common import context_of
 from clinrag.prompts.hypotheses import HYPOTHESES_SYSTEM, HYPOTHESES_USER
@@ -52,4 +52,4 @@ def hypotheses(state: State, runtime: Runtime[Context]) -> dict:
     except ValueError as e:
         log.warning("%s", e)
         return {"hypotheses": None, "chr_lambda": 0.0, "hypotheses_note": f"{e}; query-only retrieval (lambda = 0)."}
-    return {"hypotheses": hyp, "chr_lambda": ctx.chr_lambda, "hypotheses_note": f"CHR with lambda = {ctx.chr_lambda}."}
+    return {"hypotheses": to_json(hyp), "chr_lambda": ctx.chr_lambda, "hypotheses_note": f"CHR with lambda = {ctx.chr_lambda}."}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
-from clinrag.graph.state import State
+from clinrag.graph.state import State, to_json
 from clinrag.nodes._common import context_of, index_of
 from clinrag.tools.org_diverse import org_diverse_search_passages
 
@@ -23,4 +23,4 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict:
         lam=state.chr_lambda,
         pool=ctx.candidate_pool,
     )
-    return {"evidence": evidence}
+    return {"evidence": to_json(evidence)}

@@ -17,7 +17,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
-from clinrag.graph.state import PER_RUN_RESET, State
+from clinrag.graph.state import PER_RUN_RESET, State, to_json
 from clinrag.nodes._common import context_of, index_of
 from clinrag.tools.index import CorpusIndex
 from clinrag.schema import ScopeDeclaration, ScopeDecision
@@ -85,7 +85,7 @@ def scope_guard(state: State, runtime: Runtime[Context]) -> dict:
         raise ValueError("No question: send {'question': '...'} or chat messages ending with a human message.")
     index = index_of(ctx)
     decision = classify_scope(question, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold, ctx.scope_margin)
-    update: dict = {**PER_RUN_RESET, "question": question, "scope": decision}
+    update: dict = {**PER_RUN_RESET, "question": question, "scope": to_json(decision)}
     if not (state.messages and isinstance(state.messages[-1], HumanMessage)):
         update["messages"] = [HumanMessage(question)]  # keep the chat transcript whole for question input
     if not decision.in_scope:
