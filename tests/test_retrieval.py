@@ -67,6 +67,7 @@ def test_change_question_includes_labelled_superseded_version(guideline_index):
         ("How has the advice changed?", (True, None)),
         ("When should screening start?", (False, None)),
         ("Is screening at age 2012 useful?", (False, None)),
+        ("Does a former smoker qualify under today's criteria?", (False, None)),  # 'former' is no time cue
     ],
 )
 def test_temporal_intent(question, expected):

@@ -46,7 +46,7 @@ def split_sentences(text: str) -> list[str]:
 
 _YEAR_CUE = re.compile(r"\b(?:in|before|until|by|as of|during|around|back in)\s+((?:19|20)\d{2})\b", re.I)
 _CHANGE_CUE = re.compile(
-    r"\b(used to|chang\w*|previous\w*|earlier|former\w*|formerly|prior (?:version|guideline|recommendation)|"
+    r"\b(used to|chang\w*|previous\w*|earlier|formerly|prior (?:version|guideline|recommendation)|"
     r"old(?:er)? (?:guideline|recommendation|version|guidance)|supersed\w*|updat\w*|histor\w*|over time|"
     r"no longer|evolv\w*|revis\w*|shift\w*|replac\w*|what was)\b",
     re.I,
