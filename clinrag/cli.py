@@ -123,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     calib.add_argument("--split", choices=["canonical", "holdout", "all"], default="canonical")
     calib.add_argument("--json-out", help="write the chosen thresholds as JSON")
     calib.set_defaults(func=cmd_calibrate)
+
+    from clinrag.cli_pubmed import register as register_pubmed  # corpus build, report contradictions, eval drug-info
+
+    register_pubmed(sub, common, eval_sub)
     return parser
 
 

@@ -28,6 +28,26 @@ TOKEN_WINDOW = 25
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 
 
+class ConsumerQuestion(BaseModel):
+    key: str
+    topic: str
+    template: str  # the TGA CMI heading as a question; {medicine} is replaced
+
+
+# The six consumer-medicine-information headings of a TGA CMI, repurposed as questions (as in the paper).
+CONSUMER_QUESTIONS = [
+    ConsumerQuestion(key="indications", topic="therapeutic indications", template="Why am I taking {medicine}?"),
+    ConsumerQuestion(key="pre_use_warnings", topic="pre-use warnings",
+                     template="What should I know before I take {medicine}?"),
+    ConsumerQuestion(key="interactions", topic="drug-drug interactions",
+                     template="What if I am taking other medicines with {medicine}?"),
+    ConsumerQuestion(key="dosage", topic="dosage and administration", template="How do I take {medicine}?"),
+    ConsumerQuestion(key="during_treatment", topic="guidance while under treatment",
+                     template="What should I know while taking {medicine}?"),
+    ConsumerQuestion(key="adverse_effects", topic="adverse effects", template="Are there any side effects of {medicine}?"),
+]
+
+
 class TieredQueries(BaseModel):
     medicine: str
     question: str
