@@ -127,6 +127,15 @@ class ScopeDecision(BaseModel):
     similarity: float | None = None
 
 
+class FollowUp(BaseModel):
+    """A chat turn that only makes sense after an earlier one, resolved into a standalone question."""
+
+    asked: str = Field(description="The turn as the user wrote it, e.g. 'and what about ACS?'.")
+    previous: str = Field(description="The earlier (resolved) question it was read against.")
+    resolved: str = Field(description="The standalone question that was searched and answered.")
+    method: Literal["rule", "chat_model"] = Field(description="rule: deterministic rewrite; chat_model: condensed by the chat model.")
+
+
 class AskResult(BaseModel):
     """The JSON object printed by ``clinrag ask --json``."""
 

@@ -12,7 +12,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph import add_messages
 from pydantic import BaseModel, Field
 
-from clinrag.schema import ContradictionEdge, EvidenceItem, Hypotheses, ScopeDecision
+from clinrag.schema import ContradictionEdge, EvidenceItem, FollowUp, Hypotheses, ScopeDecision
 
 
 def to_json(value: Any) -> Any:
@@ -47,6 +47,8 @@ class OutputState(BaseModel):
     evidence: Annotated[list[EvidenceItem], as_json] = Field(default_factory=list)
     contradictions: Annotated[list[ContradictionEdge], as_json] = Field(default_factory=list)
     hypotheses: Annotated[Hypotheses | None, as_json] = None
+    # Set when this turn was a follow-up ("and what about ACS?"): ``question`` then holds the resolved question.
+    follow_up: Annotated[FollowUp | None, as_json] = None
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
 
 
@@ -63,4 +65,5 @@ class State(InputState, OutputState):
 PER_RUN_RESET: dict[str, Any] = {
     "decision": None, "abstain_reason": None, "reason": None, "answer": "", "evidence": [], "contradictions": [],
     "hypotheses": None, "scope": None, "chr_lambda": 0.0, "hypotheses_note": None, "support": None,
+    "follow_up": None,
 }

@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 from clinrag.context import Context
 from clinrag.graph.state import State, to_json
 from clinrag.nodes._common import context_of, index_of
+from clinrag.nodes.events import emit, evidence_entry
 from clinrag.tools.org_diverse import org_diverse_search_passages
 
 
@@ -23,4 +24,5 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict:
         lam=state.chr_lambda,
         pool=ctx.candidate_pool,
     )
+    emit(runtime, "evidence", question=state.question, items=[evidence_entry(e) for e in evidence])
     return {"evidence": to_json(evidence)}

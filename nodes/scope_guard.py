@@ -19,16 +19,12 @@ from langgraph.runtime import Runtime
 from clinrag.context import Context
 from clinrag.graph.state import PER_RUN_RESET, State, to_json
 from clinrag.nodes._common import context_of, index_of
+from clinrag.nodes.events import emit
+from clinrag.nodes.follow_up import human_turns, resolve_follow_up
+from clinrag.nodes.follow_up import message_text as _text
 from clinrag.tools.index import CorpusIndex
 from clinrag.schema import ScopeDeclaration, ScopeDecision
 from clinrag.tools.embeddings import embed_cached
-
-
-def _text(message) -> str:
-    content = message.content
-    if isinstance(content, list):
-        content = " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
-    return str(content).strip()
 
 
 def question_from(state: State) -> str:
@@ -80,14 +76,21 @@ def in_scope_vectors(index: CorpusIndex) -> np.ndarray:
 
 def scope_guard(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
-    question = question_from(state)
-    if not question:
+    asked = question_from(state)
+    if not asked:
         raise ValueError("No question: send {'question': '...'} or chat messages ending with a human message.")
+    chat_turn = bool(state.messages and isinstance(state.messages[-1], HumanMessage))
+    # A follow-up ("and what about ACS?") is searched as the standalone question it stands for.
+    follow_up = resolve_follow_up(human_turns(state.messages[:-1] if chat_turn else state.messages), asked, ctx.chat_model)
+    question = follow_up.resolved if follow_up else asked
+    if follow_up:
+        emit(runtime, "follow_up", **follow_up.model_dump())
     index = index_of(ctx)
     decision = classify_scope(question, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold, ctx.scope_margin)
-    update: dict = {**PER_RUN_RESET, "question": question, "scope": to_json(decision)}
-    if not (state.messages and isinstance(state.messages[-1], HumanMessage)):
-        update["messages"] = [HumanMessage(question)]  # keep the chat transcript whole for question input
+    emit(runtime, "scope", question=question, in_scope=decision.in_scope, category=decision.category, reason=decision.reason)
+    update: dict = {**PER_RUN_RESET, "question": question, "scope": to_json(decision), "follow_up": to_json(follow_up)}
+    if not chat_turn:
+        update["messages"] = [HumanMessage(asked)]  # keep the chat transcript whole for question input
     if not decision.in_scope:
         update.update(decision="abstain", abstain_reason="out_of_scope", reason=decision.reason)
     return update

@@ -11,12 +11,15 @@ from langgraph.runtime import Runtime
 from clinrag.context import Context
 from clinrag.graph.state import State
 from clinrag.nodes._common import context_of
+from clinrag.nodes.events import emit
 
 
 def support_gate(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     support = max((e.support_score for e in state.evidence), default=0.0)
-    if support < ctx.support_threshold:
+    supported = support >= ctx.support_threshold
+    emit(runtime, "support", support=round(support, 4), threshold=ctx.support_threshold, decision="answer" if supported else "abstain")
+    if not supported:
         return {
             "support": support,
             "decision": "abstain",
