@@ -3,7 +3,8 @@
 Layout of an index folder::
 
     manifest.json      embedding model, dimension, corpus content hash, chunking, counts
-    index.faiss        inner-product FAISS index over unit vectors (cosine)
+    index.faiss        inner-product FAISS index over unit vectors (cosine): exact (IndexFlatIP), or HNSW
+                       (IndexHNSWFlat, M=16, efConstruction=200) from HNSW_MIN_PASSAGES passages on
     passages.jsonl     one Passage per vector, in vector order, with its document's metadata
     sentences.npy      unit vectors of every passage sentence (for sentence-level support, scope and NLI)
 
@@ -38,6 +39,12 @@ log = logging.getLogger(__name__)
 
 INDEX_FORMAT = 2
 MAX_PASSAGE_WORDS = 120
+# Exact search is fast enough below this many passages (a 384-d flat scan of 50k vectors is a few ms); above it,
+# HNSW with the TGA-PubMed paper's parameters. efSearch is raised to at least the candidate pool at load time.
+HNSW_MIN_PASSAGES = 50_000
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 200
+HNSW_EF_SEARCH = 128
 
 
 class StaleIndexError(RuntimeError):
@@ -72,7 +79,34 @@ def default_index_dir(corpus_path: Path) -> Path:
     return index_root() / f"{corpus_path.name.removesuffix('.jsonl')}-{digest}"
 
 
-def _manifest(docs: list[Document], corpus_path: Path, n_passages: int) -> dict:
+def make_faiss_index(vectors: np.ndarray, kind: str = "auto"):
+    """An inner-product FAISS index over unit ``vectors``: ``flat`` (exact), ``hnsw``, or ``auto`` by size."""
+    import faiss
+
+    if kind == "auto":
+        kind = "hnsw" if len(vectors) >= HNSW_MIN_PASSAGES else "flat"
+    dim = vectors.shape[1] if vectors.ndim == 2 and vectors.shape[1] else EMBEDDING_DIM
+    if kind == "flat":
+        index = faiss.IndexFlatIP(dim)
+    elif kind == "hnsw":
+        index = faiss.IndexHNSWFlat(dim, HNSW_M, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+        index.hnsw.efSearch = HNSW_EF_SEARCH
+    else:
+        raise ValueError(f"unknown FAISS index kind {kind!r} (auto | flat | hnsw)")
+    if len(vectors):
+        index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+    return index
+
+
+def faiss_kind(index) -> str:
+    return "hnsw" if hasattr(index, "hnsw") else "flat"
+
+
+def _manifest(docs: list[Document], corpus_path: Path, n_passages: int, faiss_index=None) -> dict:
+    ann = {"faiss_index": faiss_kind(faiss_index) if faiss_index is not None else "flat"}
+    if ann["faiss_index"] == "hnsw":
+        ann["hnsw"] = {"M": HNSW_M, "efConstruction": HNSW_EF_CONSTRUCTION, "efSearch": HNSW_EF_SEARCH}
     return {
         "format": INDEX_FORMAT,
         "embedding_model": embedding_model_id(),
@@ -82,6 +116,7 @@ def _manifest(docs: list[Document], corpus_path: Path, n_passages: int) -> dict:
         "n_documents": len(docs),
         "n_passages": n_passages,
         "max_passage_words": MAX_PASSAGE_WORDS,
+        **ann,
         "clinrag_version": __version__,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -113,9 +148,13 @@ def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
 
 
 def build_index(
-    corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None, show_progress: bool = False
+    corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None, show_progress: bool = False,
+    faiss_index_kind: str = "auto",
 ) -> Path:
-    """Validate the corpus, embed its passages and write the index atomically. Returns the index folder."""
+    """Validate the corpus, embed its passages and write the index atomically. Returns the index folder.
+
+    ``faiss_index_kind``: ``auto`` (HNSW from HNSW_MIN_PASSAGES passages on, else exact), ``flat`` or ``hnsw``.
+    """
     import faiss
 
     corpus_path = Path(corpus_path)
@@ -124,8 +163,7 @@ def build_index(
     index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
     passages = [p for doc in docs for p in chunk_document(doc)]
     vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
-    index = faiss.IndexFlatIP(EMBEDDING_DIM)
-    index.add(vectors)
+    index = make_faiss_index(vectors, faiss_index_kind)
     sentence_vectors = embed_texts([s for p in passages for s in split_sentences(p.text)], show_progress=show_progress)
 
     index_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -136,7 +174,7 @@ def build_index(
         with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
             for p in passages:
                 fh.write(p.model_dump_json() + "\n")
-        (tmp / "manifest.json").write_text(json.dumps(_manifest(docs, corpus_path, len(passages)), indent=2))
+        (tmp / "manifest.json").write_text(json.dumps(_manifest(docs, corpus_path, len(passages), index), indent=2))
         old = index_dir.with_name(index_dir.name + ".old")
         if index_dir.exists():
             shutil.rmtree(old, ignore_errors=True)
@@ -188,6 +226,8 @@ class CorpusIndex:
             log.warning("Rebuilding index at %s: %s", index_dir, reason)
             build_index(corpus_path, index_dir)
         faiss_index = faiss.read_index(str(index_dir / "index.faiss"))
+        if faiss_kind(faiss_index) == "hnsw":
+            faiss_index.hnsw.efSearch = HNSW_EF_SEARCH
         with (index_dir / "passages.jsonl").open(encoding="utf-8") as fh:
             passages = [Passage.model_validate_json(line) for line in fh]
         if faiss_index.ntotal != len(passages):

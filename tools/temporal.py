@@ -20,7 +20,7 @@ from clinrag.schema import EvidenceItem
 from clinrag.tools.embeddings import embed_cached
 from clinrag.tools.index import CorpusIndex
 from clinrag.tools.org_diverse import to_evidence
-from clinrag.tools.search import hybrid_search
+from clinrag.tools.search import ScoredPassage, hybrid_search
 
 
 @dataclass(frozen=True)
@@ -61,27 +61,29 @@ def mmr_temporal_rank(
     return ranked
 
 
-def temporal_search_passages(
+def temporal_candidates(
     index: CorpusIndex,
     query: str,
     *,
-    k: int = 5,
-    lam: float = 0.7,
-    alpha: float = 0.7,
     year_from: int | None = None,
     year_to: int | None = None,
     as_of: dt.date | None = None,
     include_superseded: bool = True,
     pool: int = 50,
-) -> list[EvidenceItem]:
-    """Passages filtered by year range / as-of date, ranked by MMR + recency.
+    per_document: bool = False,
+    exclude_doc_ids: frozenset[str] = frozenset(),
+    exclude_source_types: frozenset[str] = frozenset(),
+) -> list[ScoredPassage]:
+    """Hybrid-search candidates that pass the date filters, most query-similar first, at most ``pool``.
 
-    ``as_of`` keeps only documents issued on or before that date; a document replaced only after it counts as
-    current at that date (``status`` still shows today's status).
+    ``per_document`` keeps each document's best passage only (an abstract chunked into several passages then
+    counts once); ``exclude_*`` drop documents that must never be evidence (e.g. a benchmark's ground truth).
     """
     scored = hybrid_search(index, query, pool=pool)
 
     def keep(doc) -> bool:
+        if doc.doc_id in exclude_doc_ids or doc.source_type in exclude_source_types:
+            return False
         year = doc.year
         if year_from is not None and (year is None or year < year_from):
             return False
@@ -98,10 +100,45 @@ def temporal_search_passages(
 
     candidates = [s for s in scored if keep(s.passage.meta)]
     candidates.sort(key=lambda s: -s.cosine)
-    candidates = candidates[:pool]
+    if per_document:
+        seen: set[str] = set()
+        candidates = [s for s in candidates if not (s.passage.doc_id in seen or seen.add(s.passage.doc_id))]
+    return candidates[:pool]
+
+
+def candidate_years(candidates: list[ScoredPassage]) -> np.ndarray:
+    """Publication years for tau; an undated candidate counts as the oldest (it gets no recency credit)."""
+    oldest = min((c.passage.meta.year for c in candidates if c.passage.meta.year), default=0)
+    return np.asarray([c.passage.meta.year or oldest for c in candidates])
+
+
+def temporal_search_passages(
+    index: CorpusIndex,
+    query: str,
+    *,
+    k: int = 5,
+    lam: float = 0.7,
+    alpha: float = 0.7,
+    year_from: int | None = None,
+    year_to: int | None = None,
+    as_of: dt.date | None = None,
+    include_superseded: bool = True,
+    pool: int = 50,
+    per_document: bool = False,
+) -> list[EvidenceItem]:
+    """Passages filtered by year range / as-of date, ranked by MMR + recency.
+
+    ``as_of`` keeps only documents issued on or before that date; a document replaced only after it counts as
+    current at that date (``status`` still shows today's status).
+    """
+    candidates = temporal_candidates(
+        index, query, year_from=year_from, year_to=year_to, as_of=as_of, include_superseded=include_superseded,
+        pool=pool, per_document=per_document,
+    )
     if not candidates:
         return []
-    years = np.asarray([s.passage.meta.year or min(c.passage.meta.year or 9999 for c in candidates) for s in candidates])
     q_vec = embed_cached([query])[0]
-    ranked = mmr_temporal_rank(q_vec, index.vectors[[s.row for s in candidates]], years, k=k, lam=lam, alpha=alpha)
+    ranked = mmr_temporal_rank(
+        q_vec, index.vectors[[s.row for s in candidates]], candidate_years(candidates), k=k, lam=lam, alpha=alpha
+    )
     return [to_evidence(candidates[r.position], score=r.s) for r in ranked]
