@@ -56,6 +56,15 @@ class Context:
     temporal_alpha: float = field(
         default=0.7, metadata={"description": "temporal_search: S = alpha*MMR + (1-alpha)*tau (recency)."}
     )
+    retrieval_condition: str | None = field(
+        default=None,
+        metadata={"description": "TGA-PubMed retrieval condition for temporal_search and the graph: most-similar | "
+                  "most-contradictory | least-contradictory (clinrag.tools.conditions). None: temporal_search ranks "
+                  "passages by S and the graph uses its configured retriever."},
+    )
+    contradiction_pool: int = field(
+        default=20, metadata={"description": "Documents scored for contradiction salience by the retrieval conditions."}
+    )
     # The three thresholds below were chosen by `clinrag eval calibrate --split canonical` (canonical cases only).
     support_threshold: float = field(
         default=0.512,

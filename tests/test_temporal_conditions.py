@@ -94,3 +94,16 @@ def test_ground_truth_leaflet_never_returned(abstract_index):
 def test_unknown_condition_is_an_error():
     with pytest.raises(ValueError, match="most-similar"):
         check_condition("most-recent")
+
+
+def test_temporal_search_tool_takes_condition_from_argument_or_context(abstract_index, monkeypatch):
+    from clinrag.tools import temporal_search
+
+    monkeypatch.setenv("CLINRAG_CORPUS_PATH", str(abstract_index.corpus_path))
+    monkeypatch.setenv("CLINRAG_INDEX_DIR", str(abstract_index.index_dir))
+    rows = temporal_search.invoke({"query": QUERY, "k": 3, "condition": "most-contradictory"})
+    assert len(rows) == 3 and rows[0]["contradiction_salience"] >= rows[-1]["contradiction_salience"] > 0
+    monkeypatch.setenv("CLINRAG_RETRIEVAL_CONDITION", "least-contradictory")
+    least = temporal_search.invoke({"query": QUERY, "k": 3})
+    assert least[0]["contradiction_salience"] <= rows[-1]["contradiction_salience"]
+    assert len({r["doc_id"] for r in least}) == 3  # one passage per document under a condition

@@ -6,11 +6,13 @@ They read the corpus and index from the clinrag ``Context`` (environment fallbac
 from __future__ import annotations
 
 import datetime as dt
+from typing import Literal
 
 from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
 from clinrag.context import Context
+from clinrag.tools.conditions import condition_search
 from clinrag.tools.index import get_index
 from clinrag.tools.org_diverse import org_diverse_search_passages
 from clinrag.tools.temporal import temporal_search_passages
@@ -49,19 +51,31 @@ class TemporalArgs(BaseModel):
     )
     lam: float = Field(default=0.7, ge=0, le=1, description="MMR relevance weight lambda.")
     alpha: float = Field(default=0.7, ge=0, le=1, description="Weight of MMR against recency tau in S.")
+    condition: Literal["most-similar", "most-contradictory", "least-contradictory"] | None = Field(
+        default=None,
+        description="Retrieval condition over the most similar documents: top K by S, or the K most / least "
+        "contradicted by the others. None: the configured default (plain S ranking of passages when unset).",
+    )
 
 
 @tool("temporal_search", args_schema=TemporalArgs)
 def temporal_search(
     query: str, k: int = 5, year_from: int | None = None, year_to: int | None = None,
-    as_of: dt.date | None = None, lam: float = 0.7, alpha: float = 0.7,
+    as_of: dt.date | None = None, lam: float = 0.7, alpha: float = 0.7, condition: str | None = None,
 ) -> list[dict]:
     """Search by publication date: filter by year range or an as-of date, then rank by
     S = alpha*MMR + (1-alpha)*recency, so results are relevant, not redundant, and spread toward recent years."""
     ctx = Context()
     index = get_index(ctx.corpus_path, ctx.index_dir)
-    items = temporal_search_passages(
-        index, query, k=k, lam=lam, alpha=alpha, year_from=year_from, year_to=year_to, as_of=as_of,
-        pool=ctx.candidate_pool,
-    )
+    condition = condition or ctx.retrieval_condition
+    if condition:
+        items = condition_search(
+            index, query, condition, k=k, lam=lam, alpha=alpha, year_from=year_from, year_to=year_to, as_of=as_of,
+            pool=ctx.contradiction_pool, nli_backend=ctx.nli_backend, pair_threshold=ctx.pair_similarity_threshold,
+        ).evidence
+    else:
+        items = temporal_search_passages(
+            index, query, k=k, lam=lam, alpha=alpha, year_from=year_from, year_to=year_to, as_of=as_of,
+            pool=ctx.candidate_pool,
+        )
     return [item.model_dump() for item in items]
