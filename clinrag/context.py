@@ -52,6 +52,14 @@ class Context:
     chr_lambda: float = field(
         default=1.0, metadata={"description": "CHR penalty: score = sim(d,H+) - lambda*sim(d,H-). 0 without hypotheses."}
     )
+    retriever: str = field(
+        default="chr",
+        metadata={"description": "chr (organization-diverse hybrid, contrastive with hypotheses) or a baseline: "
+                  "dense | bm25 | hyde | query2doc | rrf (clinrag.tools.chr_retrievers)."},
+    )
+    hyde_generations: int = field(default=1, metadata={"description": "HyDE: hypothetical passages averaged with the query."})
+    multi_queries: int = field(default=3, metadata={"description": "rrf: generated reformulations fused with the question."})
+    rrf_k: int = field(default=60, metadata={"description": "rrf: reciprocal-rank constant, 1/(rrf_k + rank)."})
     mmr_lambda: float = field(default=0.7, metadata={"description": "Relevance weight of MMR in temporal_search."})
     temporal_alpha: float = field(
         default=0.7, metadata={"description": "temporal_search: S = alpha*MMR + (1-alpha)*tau (recency)."}

@@ -34,6 +34,8 @@ class InputState(BaseModel):
 
     question: str = ""
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
+    # Multiple-choice options (label -> text), optional: without a chat model CHR takes its hypotheses from them.
+    options: dict[str, str] | None = None
 
 
 class OutputState(BaseModel):
@@ -58,12 +60,13 @@ class State(InputState, OutputState):
     scope: Annotated[ScopeDecision | None, as_json] = None
     chr_lambda: float = 0.0
     hypotheses_note: str | None = None
+    expansions: list[str] = Field(default_factory=list)  # generated text for the hyde / query2doc / rrf baselines
     support: float | None = None
 
 
 # Fields a new run on an existing thread must not inherit from the previous run.
 PER_RUN_RESET: dict[str, Any] = {
     "decision": None, "abstain_reason": None, "reason": None, "answer": "", "evidence": [], "contradictions": [],
-    "hypotheses": None, "scope": None, "chr_lambda": 0.0, "hypotheses_note": None, "support": None,
+    "hypotheses": None, "scope": None, "chr_lambda": 0.0, "hypotheses_note": None, "support": None, "expansions": [],
     "follow_up": None,
 }

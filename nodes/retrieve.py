@@ -9,20 +9,30 @@ from clinrag.context import Context
 from clinrag.graph.state import State, to_json
 from clinrag.nodes._common import context_of, index_of
 from clinrag.nodes.events import emit, evidence_entry
+from clinrag.tools.chr_retrievers import evidence_items
+from clinrag.tools.chr_retrievers import retrieve as retrieve_named
 from clinrag.tools.org_diverse import org_diverse_search_passages
 
 
 def retrieve(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     hyp = state.hypotheses
-    evidence = org_diverse_search_passages(
-        index_of(ctx),
-        state.question,
-        k=ctx.k,
-        target=hyp.target if hyp else None,
-        mimic=hyp.mimic if hyp else None,
-        lam=state.chr_lambda,
-        pool=ctx.candidate_pool,
-    )
+    if ctx.retriever != "chr":  # a named baseline (issue 5): plain top-k, no organization diversity
+        index = index_of(ctx)
+        found = retrieve_named(
+            index, ctx.retriever, state.question, target=hyp.target if hyp else None, expansions=state.expansions,
+            pool=ctx.candidate_pool, k=ctx.k, rrf_k=ctx.rrf_k,
+        )
+        evidence = evidence_items(index, state.question, found)
+    else:
+        evidence = org_diverse_search_passages(
+            index_of(ctx),
+            state.question,
+            k=ctx.k,
+            target=hyp.target if hyp else None,
+            mimic=hyp.mimic if hyp else None,
+            lam=state.chr_lambda,
+            pool=ctx.candidate_pool,
+        )
     emit(runtime, "evidence", question=state.question, items=[evidence_entry(e) for e in evidence])
     return {"evidence": to_json(evidence)}

@@ -1,13 +1,30 @@
-"""Prompt for contrastive hypotheses (CHR): a target H+ and a mimic H-."""
+"""Prompt for contrastive hypotheses (CHR): a target H+ and a mimic H-, as in "Ruling Out to Rule In".
 
-HYPOTHESES_SYSTEM = """You are a specialist physician doing a differential diagnosis of a question before a \
-literature search. Write two short textbook-style passages (2-3 sentences each, no hedging, no citations):
+The model plays a specialist working through a differential diagnosis: H+ is the leading diagnosis (the likely
+correct answer), H- the most plausible alternative that must be ruled out. Both are written as short
+textbook-style passages, because they are embedded and compared with corpus passages, never shown as facts.
+"""
 
-- target: the passage that most likely answers the question correctly.
-- mimic: the passage about the most plausible WRONG alternative - a look-alike condition, population, \
-organization or time period that a search engine would confuse with the right answer.
+HYPOTHESES_SYSTEM = """You are a board-certified specialist physician working through a differential diagnosis \
+before a literature search. Read the question (and its answer options, if any) and write two short \
+textbook-style passages, 2-4 sentences each, in the neutral style of a medical reference text (definition, \
+typical presentation, key distinguishing findings or facts), without hedging, citations or references to the \
+question:
 
-They are used only to steer retrieval toward the target and away from the mimic; they are never shown as \
-facts."""
+- target (H+): the passage describing the most likely correct answer - your leading diagnosis, cause or \
+recommendation.
+- mimic (H-): the passage describing the most plausible WRONG alternative - the look-alike condition, cause, \
+population, organization or time period that a clinician must rule out and that a search engine would confuse \
+with the right answer.
 
-HYPOTHESES_USER = "Question: {question}"
+The passages only steer retrieval toward the target and away from the mimic; they are never shown as facts."""
+
+HYPOTHESES_USER = "{question}"
+
+
+def question_with_options(question: str, options: dict[str, str] | None = None) -> str:
+    """The question as the model reads it: the stem, then the lettered options when there are any."""
+    if not options:
+        return f"Question: {question}"
+    lines = "\n".join(f"{label}. {text}" for label, text in options.items())
+    return f"Question: {question}\nOptions:\n{lines}"

@@ -75,3 +75,9 @@ def prime_cache(texts: list[str], vectors: np.ndarray) -> None:
         _cache[text] = vec
     while len(_cache) > _SENTENCE_CACHE_MAX:
         _cache.popitem(last=False)
+
+
+def forget_cached(texts: list[str]) -> None:
+    """Drop texts from the cache, so that a benchmark times their encoding rather than a cache hit."""
+    for text in texts:
+        _cache.pop(text, None)

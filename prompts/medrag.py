@@ -1,0 +1,18 @@
+"""MedRAG-style answer prompt for the CHR harness: read the retrieved documents, choose one option, as JSON."""
+
+MEDRAG_SYSTEM = """You are a helpful medical expert, and your task is to answer a multi-choice medical question \
+using the relevant documents. Please first think step-by-step and then choose the answer from the provided \
+options. Organize your output in a json formatted as Dict{"step_by_step_thinking": Str(explanation), \
+"answer_choice": Str{A/B/C/...}}. Your responses will be used for research purposes only, so please have a \
+definite answer."""
+
+MEDRAG_USER = """Here are the relevant documents:
+{documents}
+
+Here is the question:
+{question}
+
+Here are the potential choices:
+{options}
+
+Please think step-by-step and generate your output in json:"""
