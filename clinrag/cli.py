@@ -37,13 +37,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
             if line.strip():
                 print(ask(line.strip(), ctx).model_dump_json(), flush=True)
         return 0
-    result = ask(args.question, ctx)
     if args.json:
-        print(result.model_dump_json())
+        print(ask(args.question, ctx).model_dump_json())
     else:
         from clinrag.display import print_result
+        from clinrag.live import ask_live
 
-        print_result(result)
+        print_result(ask_live(args.question, ctx))  # status lines as the evidence map forms, then the map
     return 0
 
 
@@ -127,6 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     from clinrag.cli_pubmed import register as register_pubmed  # corpus build, report contradictions, eval drug-info
 
     register_pubmed(sub, common, eval_sub)
+
+    from clinrag.cli_chat import register as register_chat  # chat (issue 3)
+
+    register_chat(sub, common)
     return parser
 
 

@@ -22,6 +22,17 @@ def to_result(state: dict) -> AskResult:
     )
 
 
+def stream_run(graph, inputs: dict, context: Context | None = None, config: dict | None = None, on_event=None) -> dict:
+    """Run ``graph`` streaming clinrag's custom events to ``on_event`` as they happen; returns the final state."""
+    final: dict = {}
+    for mode, chunk in graph.stream(inputs, config, context=context or Context(), stream_mode=["custom", "values"]):
+        if mode == "values":
+            final = chunk
+        elif on_event is not None:
+            on_event(chunk)
+    return final
+
+
 def ask(question: str, context: Context | None = None) -> AskResult:
     from clinrag.graph import graph
 

@@ -25,7 +25,7 @@ from clinrag import NOT_MEDICAL_ADVICE
 from clinrag.context import Context
 from clinrag.nodes.answer import relevant_sentences, status_label
 from clinrag.nodes.events import contradiction_entry
-from clinrag.run import to_result
+from clinrag.run import stream_run, to_result
 from clinrag.schema import ContradictionEdge, EvidenceItem
 
 TOOL_NAME = "clinrag_evidence"
@@ -97,25 +97,13 @@ def evidence_map(state: dict, threshold: float) -> dict:
     return out
 
 
-def run_clinrag(question: str, ctx: Context, forward=None) -> dict:
-    """Run the graph and return its final state, passing each custom stream event to ``forward``."""
-    from clinrag.graph import graph
-
-    final: dict = {}
-    for mode, chunk in graph.stream({"question": question}, context=ctx, stream_mode=["custom", "values"]):
-        if mode == "custom":
-            if forward is not None:
-                forward(chunk)
-        else:
-            final = chunk
-    return final
-
-
 # ``runtime`` is injected by the agent (never shown to the model); None when the tool is invoked directly.
 @tool(TOOL_NAME, description=TOOL_DESCRIPTION, args_schema=EvidenceToolArgs, response_format="content_and_artifact")
 def evidence_tool(question: str, k: int | None = None, runtime: ToolRuntime = None) -> tuple[str, dict]:
     """Run clinrag on one question; the evidence map for the model, the full result as the artifact."""
     ctx = clinrag_context(getattr(runtime, "context", None), k)
-    state = run_clinrag(question, ctx, forward=getattr(runtime, "stream_writer", None))
+    from clinrag.graph import graph
+
+    state = stream_run(graph, {"question": question}, ctx, on_event=getattr(runtime, "stream_writer", None))
     content = json.dumps(evidence_map(state, ctx.contradiction_threshold), ensure_ascii=False)
     return content, to_result(state).model_dump(mode="json")
