@@ -32,7 +32,9 @@ def as_json(_old: Any, new: Any) -> Any:
 class InputState(BaseModel):
     """What a caller sends: a ``question``, or chat ``messages`` whose last human message is the question."""
 
-    question: str = ""
+    question: str = Field(
+        default="", description="A question about published clinical guidance, e.g. 'When should average-risk women start mammography?'."
+    )
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
     # Multiple-choice options (label -> text), optional: without a chat model CHR takes its hypotheses from them.
     options: dict[str, str] | None = None

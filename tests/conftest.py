@@ -31,3 +31,23 @@ def graph():
     from clinrag.graph import graph as compiled
 
     return compiled
+
+
+@pytest.fixture(scope="session")
+def studio(tmp_path_factory):
+    """One ``langgraph dev`` server (free loopback port, offline) for every integration test that needs it."""
+    from studio_server import running_studio
+
+    with running_studio(tmp_path_factory.mktemp("studio")) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def studio_client(studio):
+    from langgraph_sdk import get_sync_client
+    from studio_server import CLIENT_TIMEOUT
+
+    # api_key=None: don't forward a developer's LANGSMITH/LANGGRAPH API key to the local server.
+    sync_client = get_sync_client(url=studio.url, api_key=None, timeout=CLIENT_TIMEOUT)
+    yield sync_client
+    sync_client.close()
