@@ -22,6 +22,8 @@ def _context(args: argparse.Namespace) -> Context:
         overrides["chat_model"] = args.chat_model
     if getattr(args, "k", None):
         overrides["k"] = args.k
+    if getattr(args, "condition", None):
+        overrides["retrieval_condition"] = args.condition
     return Context(**overrides)
 
 
@@ -100,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask_p.add_argument("question")
     ask_p.add_argument("--json", action="store_true", help="print one JSON object (per question)")
     ask_p.add_argument("-k", type=int, help="number of evidence passages")
+    ask_p.add_argument("--condition", choices=["most-similar", "most-contradictory", "least-contradictory"],
+                       help="retrieve under a TGA-PubMed condition (for abstract corpora; default: organization-diverse)")
     ask_p.set_defaults(func=cmd_ask)
 
     index_p = sub.add_parser("index", help="manage the passage index")

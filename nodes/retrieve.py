@@ -10,6 +10,7 @@ from clinrag.graph.state import State, to_json
 from clinrag.nodes._common import context_of, index_of
 from clinrag.nodes.events import emit, evidence_entry
 from clinrag.tools.chr_retrievers import evidence_items
+from clinrag.tools.conditions import condition_search
 from clinrag.tools.chr_retrievers import retrieve as retrieve_named
 from clinrag.tools.org_diverse import org_diverse_search_passages
 
@@ -17,7 +18,13 @@ from clinrag.tools.org_diverse import org_diverse_search_passages
 def retrieve(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     hyp = state.hypotheses
-    if ctx.retriever != "chr":  # a named baseline (issue 5): plain top-k, no organization diversity
+    if ctx.retrieval_condition:  # a TGA-PubMed retrieval condition over abstracts (issue 4)
+        evidence = condition_search(
+            index_of(ctx), state.question, ctx.retrieval_condition, k=ctx.k, lam=ctx.mmr_lambda,
+            alpha=ctx.temporal_alpha, pool=ctx.contradiction_pool, nli_backend=ctx.nli_backend,
+            pair_threshold=ctx.pair_similarity_threshold,
+        ).evidence
+    elif ctx.retriever != "chr":  # a named baseline (issue 5): plain top-k, no organization diversity
         index = index_of(ctx)
         found = retrieve_named(
             index, ctx.retriever, state.question, target=hyp.target if hyp else None, expansions=state.expansions,

@@ -107,3 +107,17 @@ def test_temporal_search_tool_takes_condition_from_argument_or_context(abstract_
     least = temporal_search.invoke({"query": QUERY, "k": 3})
     assert least[0]["contradiction_salience"] <= rows[-1]["contradiction_salience"]
     assert len({r["doc_id"] for r in least}) == 3  # one passage per document under a condition
+
+
+def test_ask_cli_retrieves_under_a_condition(abstract_index, capsys):
+    from clinrag.cli import main
+
+    args = ["ask", "--json", "-k", "3", "--corpus", str(abstract_index.corpus_path), "--index-dir",
+            str(abstract_index.index_dir), QUERY]
+    assert main([*args[:1], "--condition", "most-contradictory", *args[1:]]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ids = [e["doc_id"] for e in out["evidence"]]
+    assert len(ids) == 3 == len(set(ids)) and "pmid:101" in ids  # the contradicting abstract is brought in
+    assert main([*args[:1], "--condition", "least-contradictory", *args[1:]]) == 0
+    least = [e["doc_id"] for e in json.loads(capsys.readouterr().out)["evidence"]]
+    assert "pmid:101" not in least
