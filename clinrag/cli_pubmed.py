@@ -149,13 +149,16 @@ def cmd_eval_drug_info(args: argparse.Namespace) -> int:
     summary = summarize(rows)
     answerer = f"chat model {ctx.chat_model}" if ctx.chat_model else "extractive"
     table = Table(title=f"drug-info, {args.condition}, {answerer} answers, K={args.k}, evidence {Path(ctx.corpus_path).name}")
-    table.add_column("questions")
+    table.add_column("questions", no_wrap=True)
     for key in METRIC_KEYS:
         table.add_column(key, justify="right")
     table.add_column("medicines / answers", justify="right")
-    for label, m in [("all (macro over medicines)", summary["metrics"]), *summary["by_question"].items()]:
+    for label, m in [("all (macro)", summary["metrics"]), *summary["by_question"].items()]:
         table.add_row(label, *[f"{m[k]:.4f}" for k in METRIC_KEYS], f"{m['n_medicines']} / {m['n_questions']}")
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 130)  # keep the table on one line per row in logs and pipes
+    console.print(table)
     if args.json_out:
         payload = {"condition": args.condition, "answerer": answerer, "corpus": ctx.corpus_path, "k": args.k,
                    **summary, "cases": rows}
