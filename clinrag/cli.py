@@ -121,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     drift.add_argument("--split", choices=["canonical", "holdout", "all"], default="all")
     drift.add_argument("--json-out", help="write metrics and per-case results as JSON")
     drift.add_argument("--upload", action="store_true", help="upload dataset and experiment (needs LANGSMITH_API_KEY)")
+    drift.add_argument("--dataset", help="LangSmith dataset name for --upload (default: clinrag-guideline-drift)")
     drift.set_defaults(func=cmd_eval)
     calib = eval_sub.add_parser("calibrate", parents=[common], help="choose support and scope thresholds on a split")
     calib.add_argument("--cases", help="cases JSONL (default: the built-in guideline-drift benchmark)")

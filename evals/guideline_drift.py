@@ -12,8 +12,8 @@ answer checks (must mention / must not say). Runs offline unless ``--upload`` is
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import os
 import sys
 import uuid
 from importlib import resources
@@ -24,9 +24,14 @@ from pydantic import BaseModel, Field, ValidationError
 
 from clinrag.context import Context
 from clinrag.documents import CorpusError
+from clinrag.evals.langsmith_upload import DatasetSync, require_api_key, sync_dataset
 
 CASE_NAMESPACE = uuid.UUID("6f1c1f5e-2f0a-4b8e-9a53-2b1c6d0e7a10")
 DATASET_NAME = "clinrag-guideline-drift"
+DATASET_DESCRIPTION = (
+    "clinrag guideline-drift benchmark: which organizations disagree, how guidance changed (superseded versions "
+    "must be retrieved and labelled), insufficient evidence, out-of-scope and unanswerable questions."
+)
 
 
 class CaseInputs(BaseModel):
@@ -155,17 +160,36 @@ def to_examples(cases: list[Case]):
     ]
 
 
-def run_experiment(cases: list[Case], ctx: Context, upload: bool = False) -> list[dict]:
-    """Run every case through ``langsmith.evaluate``; offline (no network) unless ``upload``."""
+def run_experiment(
+    cases: list[Case], ctx: Context, upload: bool = False, dataset_name: str = DATASET_NAME, on_upload=None
+) -> list[dict]:
+    """Run every case through ``langsmith.evaluate``; offline (no network) unless ``upload``.
+
+    With ``upload`` (needs LANGSMITH_API_KEY, checked before anything runs) the dataset is created or updated
+    first, then the experiment runs on exactly these cases' examples and is uploaded; ``on_upload(sync,
+    experiment_name)`` reports what was sent.
+    """
     import warnings
 
     from langsmith import evaluate, tracing_context
 
+    if upload:
+        require_api_key()
     warnings.filterwarnings("ignore", message=".*upload_runs.*beta")
     target = make_target(ctx, offline=not upload)
     if upload:
-        data = upload_dataset(cases)
-        results = evaluate(target, data=data, evaluators=EVALUATORS, experiment_prefix="clinrag", max_concurrency=0)
+        from langsmith import Client
+
+        client = Client()
+        sync = upload_dataset(cases, dataset_name, client=client)
+        results = evaluate(
+            target, data=client.list_examples(dataset_id=sync.dataset_id, example_ids=[c.id for c in cases]),
+            evaluators=EVALUATORS, experiment_prefix=dataset_name, metadata=experiment_metadata(ctx, cases),
+            description="clinrag guideline-drift benchmark run", max_concurrency=0, client=client,
+        )  # fmt: skip
+        client.flush()  # runs and feedback leave through a background thread: send them before returning
+        if on_upload is not None:
+            on_upload(sync, results.experiment_name)
     else:
         from langsmith import Client
 
@@ -184,24 +208,26 @@ def run_experiment(cases: list[Case], ctx: Context, upload: bool = False) -> lis
     return rows
 
 
-def upload_dataset(cases: list[Case]) -> str:
-    """Create or update the LangSmith dataset with stable example ids; returns its name."""
-    if not os.environ.get("LANGSMITH_API_KEY"):
-        raise ValueError("--upload needs LANGSMITH_API_KEY; without it nothing leaves this machine")
-    from langsmith import Client
+def experiment_metadata(ctx: Context, cases: list[Case]) -> dict:
+    """What the experiment ran with: settings and thresholds (no local paths), the splits, the clinrag version."""
+    from clinrag import __version__
 
-    client = Client()
-    if not client.has_dataset(dataset_name=DATASET_NAME):
-        client.create_dataset(DATASET_NAME, description="clinrag guideline-drift benchmark")
-    existing = {str(e.id) for e in client.list_examples(dataset_name=DATASET_NAME)}
-    new = [c for c in cases if str(c.id) not in existing]
-    if new:
-        client.create_examples(
-            dataset_name=DATASET_NAME,
-            examples=[{"id": c.id, "inputs": c.inputs.model_dump(), "outputs": c.outputs.model_dump(),
-                       "metadata": c.metadata} for c in new],
-        )
-    return DATASET_NAME
+    settings = {k: v for k, v in dataclasses.asdict(ctx).items() if k not in {"corpus_path", "index_dir"}}
+    return {**settings, "corpus": Path(ctx.corpus_path).name, "clinrag_version": __version__,
+            "splits": sorted({c.metadata.get("split", "?") for c in cases}), "cases": len(cases)}
+
+
+def upload_dataset(cases: list[Case], name: str = DATASET_NAME, client=None) -> DatasetSync:
+    """Create or update the LangSmith dataset: input/output schemas, stable example ids, one split per example."""
+    examples = [
+        {"id": c.id, "inputs": c.inputs.model_dump(), "outputs": c.outputs.model_dump(), "metadata": c.metadata,
+         "split": c.metadata.get("split")}
+        for c in cases
+    ]  # fmt: skip
+    return sync_dataset(
+        name, examples, description=DATASET_DESCRIPTION, inputs_schema=CaseInputs.model_json_schema(),
+        outputs_schema=CaseOutputs.model_json_schema(), client=client,
+    )  # fmt: skip
 
 
 def summarize(rows: list[dict]) -> dict:
@@ -244,9 +270,16 @@ def run_cli(args, ctx: Context) -> int:
     if not cases:
         print(f"no cases for split {args.split!r}", file=sys.stderr)
         return 2
-    rows = run_experiment(cases, ctx, upload=args.upload)
-    splits = sorted({r["example"].metadata.get("split", "?") for r in rows})
     console = Console()
+
+    def report_upload(sync: DatasetSync, experiment: str) -> None:
+        console.print(f"LangSmith: dataset {sync.name} ({'created' if sync.created else 'updated'}; examples: "
+                      f"{sync.examples_created} new, {sync.examples_updated} changed, {sync.examples_unchanged} "
+                      f"unchanged); experiment {experiment}", highlight=False, soft_wrap=True)
+
+    rows = run_experiment(cases, ctx, upload=args.upload, dataset_name=getattr(args, "dataset", None) or DATASET_NAME,
+                          on_upload=report_upload)
+    splits = sorted({r["example"].metadata.get("split", "?") for r in rows})
     table = Table(title=f"guideline-drift ({len(rows)} cases, support threshold {ctx.support_threshold})")
     table.add_column("metric")
     for s in splits:

@@ -84,9 +84,15 @@ def test_offline_eval_opens_no_network_connection(tmp_path, monkeypatch, guideli
 
 
 def test_upload_without_key_is_refused_before_anything_runs(tmp_path, monkeypatch, capsys):
+    import socket
+
+    attempts = []
+    monkeypatch.setattr(socket.socket, "connect", lambda sock, address: attempts.append(address))
     monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
+    monkeypatch.setenv("LANGSMITH_ENDPOINT", "http://127.0.0.1:9")  # even a configured endpoint is not contacted
     assert main(["eval", "guideline-drift", "--upload"]) == 2
     assert "LANGSMITH_API_KEY" in capsys.readouterr().err
+    assert attempts == []
 
 
 def test_eval_counts_a_failing_case(tmp_path, guideline_index):
