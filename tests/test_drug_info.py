@@ -164,3 +164,26 @@ def test_real_product_information():
     assert viagra.active == ["sildenafil"]
     assert set(products["paxlovid-au"].answers) == {"indications", "pre_use_warnings", "interactions", "dosage",
                                                      "during_treatment", "adverse_effects"}
+
+
+def test_chat_model_answers_from_the_abstracts(evidence_with_label, monkeypatch):
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    import clinrag.models
+
+    info, ctx = evidence_with_label
+    seen = []
+
+    class Recording(FakeListChatModel):
+        def invoke(self, messages, *args, **kwargs):
+            seen.append(messages)
+            return super().invoke(messages, *args, **kwargs)
+
+    model = Recording(responses=["Fixturol was taken once daily [pmid:503]."] * 6)
+    monkeypatch.setattr(clinrag.models, "load_chat_model", lambda spec: model)
+    chat_ctx = Context(corpus_path=ctx.corpus_path, index_dir=ctx.index_dir, chat_model="scripted:fake")
+    rows = run_benchmark(build_examples([info])[3:4], chat_ctx, "most-similar", k=3)  # the dosage question
+    assert rows[0]["answer"] == "Fixturol was taken once daily [pmid:503]."
+    user = seen[0][1][1]
+    assert "How do I take Fixturol (fixturolum)?" in user and "[pmid:" in user and info.doc_id not in user
+    assert rows[0]["scores"]["rouge1"] > 0
