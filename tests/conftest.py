@@ -51,3 +51,22 @@ def studio_client(studio):
     sync_client = get_sync_client(url=studio.url, api_key=None, timeout=CLIENT_TIMEOUT)
     yield sync_client
     sync_client.close()
+
+
+@pytest.fixture
+def langsmith_api(monkeypatch):
+    """A recording stand-in for the LangSmith API (tests/langsmith_recorder.py), with the environment pointed at
+    it and no langsmith client cached from an earlier test (they read the environment once)."""
+    import langchain_core.tracers.langchain as lc_tracer
+    import langsmith.run_trees as run_trees
+    import langsmith.utils as ls_utils
+    from langsmith_recorder import API_KEY, recording_langsmith
+
+    with recording_langsmith() as recorder:
+        monkeypatch.setenv("LANGSMITH_API_KEY", API_KEY)
+        monkeypatch.setenv("LANGSMITH_ENDPOINT", recorder.url)
+        monkeypatch.setattr(run_trees, "_CLIENT", None, raising=False)
+        monkeypatch.setattr(lc_tracer, "_CLIENT", None, raising=False)
+        ls_utils.get_env_var.cache_clear()
+        yield recorder
+    ls_utils.get_env_var.cache_clear()

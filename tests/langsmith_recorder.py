@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 TENANT_ID = "00000000-0000-4000-8000-000000000001"
+API_KEY = "lsv2-test-key"
 
 
 def _now() -> str:

@@ -8,32 +8,13 @@ import json
 import uuid
 
 import pytest
-from langsmith_recorder import recording_langsmith
+from langsmith_recorder import API_KEY  # what conftest's ``langsmith_api`` fixture puts in the environment
 
 from clinrag.cli import main
 from clinrag.evals.guideline_drift import (
     DATASET_NAME, EVALUATORS, CaseInputs, CaseOutputs, case_id, load_cases, upload_dataset,
 )  # fmt: skip
 from clinrag.evals.langsmith_upload import sync_dataset
-
-API_KEY = "lsv2-test-key"
-
-
-@pytest.fixture
-def langsmith_api(monkeypatch):
-    """The recorder as LangSmith: env pointed at it, and no client cached from an earlier test (they read env once)."""
-    import langchain_core.tracers.langchain as lc_tracer
-    import langsmith.run_trees as run_trees
-    import langsmith.utils as ls_utils
-
-    with recording_langsmith() as recorder:
-        monkeypatch.setenv("LANGSMITH_API_KEY", API_KEY)
-        monkeypatch.setenv("LANGSMITH_ENDPOINT", recorder.url)
-        monkeypatch.setattr(run_trees, "_CLIENT", None, raising=False)
-        monkeypatch.setattr(lc_tracer, "_CLIENT", None, raising=False)
-        ls_utils.get_env_var.cache_clear()
-        yield recorder
-    ls_utils.get_env_var.cache_clear()
 
 
 def _cases(n: int):
