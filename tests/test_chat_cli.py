@@ -73,18 +73,23 @@ def test_database_location(monkeypatch, tmp_path):
 
 
 @pytest.mark.integration
-def test_console_script_resumes_a_thread_after_a_restart(tmp_path, guideline_index):
+def test_console_script_resumes_a_thread_in_a_new_process(tmp_path, monkeypatch, capsys, guideline_index):
+    """First session in this process (models already loaded), then the console script in a new process: the
+    thread comes back from the default database under XDG_DATA_HOME, answer included."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("CLINRAG_CHAT_DB", raising=False)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(PROSTATE + "\n"))
+    assert main(["chat", "--thread", "t1"]) == 0
+    capsys.readouterr()
+    with chat_graph(tmp_path / "data" / "clinrag" / "threads.sqlite") as graph:
+        (question, answer) = transcript(graph, "t1")
+    assert question.content == PROSTATE and "[uspstf-prostate-2018]" in answer.content
+
     exe = Path(sys.executable).parent / "clinrag"
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
-    env.pop("CLINRAG_CHAT_DB", None)
-
-    def chat(*args: str, stdin: str = "") -> str:
-        proc = subprocess.run([str(exe), "chat", *args], input=stdin, capture_output=True, text=True, timeout=300, env=env)
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout
-
-    first = chat("--thread", "t1", stdin=PROSTATE + "\n")
-    assert "[uspstf-prostate-2018]" in first
-    assert (tmp_path / "data" / "clinrag" / "threads.sqlite").is_file()
-    second = chat("--thread", "t1", stdin="and in 2012?\n")
-    assert "Resuming thread t1 (1 earlier questions)" in second and "[uspstf-prostate-2012]" in second
+    proc = subprocess.run([str(exe), "chat", "--thread", "t1"], input="/history\n", capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "COLUMNS": "1000"})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "Resuming thread t1 (1 earlier questions)" in proc.stdout
+    # The whole stored turn, shown on resume and again by /history.
+    assert proc.stdout.count(f"you> {PROSTATE}") == 2
+    assert proc.stdout.count(answer.content.splitlines()[1]) == 2
