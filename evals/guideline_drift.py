@@ -12,7 +12,6 @@ answer checks (must mention / must not say). Runs offline unless ``--upload`` is
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 import uuid
@@ -24,7 +23,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from clinrag.context import Context
 from clinrag.documents import CorpusError
-from clinrag.evals.langsmith_upload import DatasetSync, require_api_key, sync_dataset
+from clinrag.evals.langsmith_upload import DatasetSync, experiment_metadata, require_api_key, sync_dataset
 
 CASE_NAMESPACE = uuid.UUID("6f1c1f5e-2f0a-4b8e-9a53-2b1c6d0e7a10")
 DATASET_NAME = "clinrag-guideline-drift"
@@ -184,7 +183,7 @@ def run_experiment(
         sync = upload_dataset(cases, dataset_name, client=client)
         results = evaluate(
             target, data=client.list_examples(dataset_id=sync.dataset_id, example_ids=[c.id for c in cases]),
-            evaluators=EVALUATORS, experiment_prefix=dataset_name, metadata=experiment_metadata(ctx, cases),
+            evaluators=EVALUATORS, experiment_prefix=dataset_name, metadata=experiment_metadata(ctx, [c.metadata for c in cases]),
             description="clinrag guideline-drift benchmark run", max_concurrency=0, client=client,
         )  # fmt: skip
         client.flush()  # runs and feedback leave through a background thread: send them before returning
@@ -206,15 +205,6 @@ def run_experiment(
         comments = [e.comment for e in r["evaluation_results"]["results"] if e.comment]
         rows.append({"example": r["example"], "outputs": r["run"].outputs or {}, "scores": scores, "comments": comments})
     return rows
-
-
-def experiment_metadata(ctx: Context, cases: list[Case]) -> dict:
-    """What the experiment ran with: settings and thresholds (no local paths), the splits, the clinrag version."""
-    from clinrag import __version__
-
-    settings = {k: v for k, v in dataclasses.asdict(ctx).items() if k not in {"corpus_path", "index_dir"}}
-    return {**settings, "corpus": Path(ctx.corpus_path).name, "clinrag_version": __version__,
-            "splits": sorted({c.metadata.get("split", "?") for c in cases}), "cases": len(cases)}
 
 
 def upload_dataset(cases: list[Case], name: str = DATASET_NAME, client=None) -> DatasetSync:

@@ -11,8 +11,10 @@ offline run has nothing that could send.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -27,6 +29,16 @@ class DatasetSync(BaseModel):
     examples_created: int
     examples_updated: int
     examples_unchanged: int
+
+
+def experiment_metadata(ctx, case_metadata: list[dict]) -> dict:
+    """What an experiment ran with: the clinrag Context (no local paths), the corpus file name, the clinrag version,
+    the splits and the number of cases."""
+    from clinrag import __version__
+
+    settings = {k: v for k, v in dataclasses.asdict(ctx).items() if k not in {"corpus_path", "index_dir"}}
+    return {**settings, "corpus": Path(ctx.corpus_path).name, "clinrag_version": __version__,
+            "splits": sorted({m.get("split", "?") for m in case_metadata}), "cases": len(case_metadata)}
 
 
 def require_api_key() -> None:

@@ -30,8 +30,8 @@ from clinrag.schema import ContradictionEdge, EvidenceItem
 
 TOOL_NAME = "clinrag_evidence"
 TOOL_DESCRIPTION = (
-    "Look up what published clinical guidelines say about a screening or preventive-care question (cancer "
-    "screening, aspirin and statins for primary prevention, blood-pressure and A1C targets). Returns an evidence "
+    "Look up what published clinical guidance says about a question (the built-in corpus covers cancer screening, "
+    "aspirin and statins for primary prevention, blood-pressure and A1C targets). Returns an evidence "
     "map: each organization's position with its issue date, whether it is current or superseded, its key sentences "
     "and [doc_id], the disagreements between sources, and a decision: 'answer', or 'abstain' with the reason (out "
     "of scope, e.g. personal or emergency situations; or not supported by the corpus). Report the organizations "
@@ -101,9 +101,9 @@ def evidence_map(state: dict, threshold: float) -> dict:
 @tool(TOOL_NAME, description=TOOL_DESCRIPTION, args_schema=EvidenceToolArgs, response_format="content_and_artifact")
 def evidence_tool(question: str, k: int | None = None, runtime: ToolRuntime = None) -> tuple[str, dict]:
     """Run clinrag on one question; the evidence map for the model, the full result as the artifact."""
-    ctx = clinrag_context(getattr(runtime, "context", None), k)
     from clinrag.graph import graph
 
+    ctx = clinrag_context(getattr(runtime, "context", None), k)
     state = stream_run(graph, {"question": question}, ctx, on_event=getattr(runtime, "stream_writer", None))
     content = json.dumps(evidence_map(state, ctx.contradiction_threshold), ensure_ascii=False)
     return content, to_result(state).model_dump(mode="json")
