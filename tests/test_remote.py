@@ -80,7 +80,10 @@ def test_mcp_lists_clinrag_as_a_described_tool_and_calls_it(studio):
     async def ask_lung(session):
         return await session.call_tool(ASSISTANT, {"question": LUNG})
 
-    tools, result = anyio.run(_mcp_session, studio.url, [list_tools, ask_lung])
+    async def chat_message(session):  # the schema MCP clients see offers ``messages`` as one string
+        return await session.call_tool(ASSISTANT, {"messages": "I have crushing chest pain right now. Should I take an aspirin?"})
+
+    tools, result, chat = anyio.run(_mcp_session, studio.url, [list_tools, ask_lung, chat_message])
     (tool,) = [t for t in tools if t.name == ASSISTANT]
     assert "without flattening the evidence" in tool.description and "abstain" in tool.description
     question = tool.input_schema["properties"]["question"]
@@ -90,6 +93,9 @@ def test_mcp_lists_clinrag_as_a_described_tool_and_calls_it(studio):
     values = ast.literal_eval(result.content[0].text)  # the server returns the output state's repr
     assert values["decision"] == "answer" and "Not medical advice" in values["answer"]
     assert {"uspstf-lung-2021", "acs-lung-2023"} <= {e["doc_id"] for e in values["evidence"]}
+    assert tool.input_schema["properties"]["messages"]["type"] == "string"
+    chat_values = ast.literal_eval(chat.content[0].text)
+    assert chat_values["abstain_reason"] == "out_of_scope" and "emergency" in chat_values["answer"].lower()
 
 
 def test_chat_thread_on_the_server_resolves_follow_ups(studio_client, studio):
