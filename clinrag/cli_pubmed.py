@@ -159,6 +159,9 @@ def cmd_eval_drug_info(args: argparse.Namespace) -> int:
     if not console.is_terminal:
         console.width = max(console.width, 130)  # keep the table on one line per row in logs and pipes
     console.print(table)
+    ev = summary["evidence"]
+    console.print(f"evidence per answer: {ev['abstracts_per_answer']} abstracts, mean contradiction salience "
+                  f"{ev['mean_contradiction_salience']}, mean publication year {ev['mean_year']}")
     if args.json_out:
         payload = {"condition": args.condition, "answerer": answerer, "corpus": ctx.corpus_path, "k": args.k,
                    **summary, "cases": rows}

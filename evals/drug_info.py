@@ -89,7 +89,7 @@ def make_target(ctx: Context, condition: str, k: int):
             index, inputs["question"], condition, k=k, lam=ctx.mmr_lambda, alpha=ctx.temporal_alpha,
             pool=ctx.contradiction_pool, nli_backend=ctx.nli_backend, pair_threshold=ctx.pair_similarity_threshold,
             exclude_doc_ids=frozenset({ground_truth_doc_id}) if ground_truth_doc_id else frozenset(),
-            exclude_source_types=EVIDENCE_EXCLUDED_TYPES,
+            exclude_source_types=EVIDENCE_EXCLUDED_TYPES, score_contradictions=True,  # salience shown for every condition
         )
         answer = (chat_answer(inputs["question"], result.evidence, ctx.chat_model) if ctx.chat_model
                   else extractive_answer(inputs["question"], result.evidence))
@@ -146,4 +146,9 @@ def run_benchmark(examples: list[dict], ctx: Context, condition: str, k: int = 5
 def summarize(rows: list[dict]) -> dict:
     """Overall macro averages, and the same per question (over the medicines that have it)."""
     by_question = {q.key: macro_average([r for r in rows if r["question_key"] == q.key]) for q in CONSUMER_QUESTIONS}
-    return {"metrics": macro_average(rows), "by_question": {k: v for k, v in by_question.items() if v["n_questions"]}}
+    salience = [e["contradiction_salience"] for r in rows for e in r["evidence"]]
+    years = [e["year"] for r in rows for e in r["evidence"] if e.get("year")]
+    return {"metrics": macro_average(rows), "by_question": {k: v for k, v in by_question.items() if v["n_questions"]},
+            "evidence": {"mean_contradiction_salience": round(float(np.mean(salience)), 4) if salience else None,
+                         "mean_year": round(float(np.mean(years)), 1) if years else None,
+                         "abstracts_per_answer": round(len(salience) / len(rows), 2) if rows else 0}}
