@@ -136,6 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
     from clinrag.cli_chat import register as register_chat  # chat (issue 3)
 
     register_chat(sub, common)
+
+    from clinrag.cli_chr import register as register_chr  # eval chr (issue 5)
+
+    register_chr(eval_sub, common)
+
+    from clinrag.cli_nli import register as register_nli  # nli train/eval, contradiction score (issue 6)
+
+    register_nli(sub)
     return parser
 
 

@@ -52,7 +52,7 @@ def test_hf_backend_rejects_models_without_nli_labels(tmp_path):
 
 
 def test_unknown_backend_is_a_clear_error():
-    with pytest.raises(ValueError, match="expected 'lexical' or a local Hugging Face model folder"):
+    with pytest.raises(ValueError, match="expected one of lexical, feature, cross-encoder, two-stage or a local Hugging Face"):
         get_nli_backend("/no/such/model")
 
 

@@ -119,11 +119,24 @@ class HFSequenceClassificationNLI:
         return np.concatenate(rows)
 
 
+BACKENDS = ("lexical", "feature", "cross-encoder", "two-stage")
+
+
 @lru_cache(maxsize=4)
 def get_nli_backend(spec: str = "lexical") -> NLIBackend:
-    """``lexical`` or a path to a Hugging Face NLI model folder."""
+    """A named backend (``lexical``, and the models trained here: ``feature``, ``cross-encoder``,
+    ``two-stage``) or a path to a local Hugging Face NLI model folder."""
     if spec == "lexical":
         return LexicalNLI()
+    if spec in BACKENDS:
+        from clinrag.tools.nli_cross_encoder import load_cross_encoder
+        from clinrag.tools.nli_trained import TwoStageNLI, load_feature_model
+
+        if spec == "feature":
+            return load_feature_model()
+        if spec == "cross-encoder":
+            return load_cross_encoder()
+        return TwoStageNLI(load_feature_model(), load_cross_encoder())
     if not Path(spec).is_dir():
-        raise ValueError(f"NLI backend {spec!r}: expected 'lexical' or a local Hugging Face model folder")
+        raise ValueError(f"NLI backend {spec!r}: expected one of {', '.join(BACKENDS)} or a local Hugging Face model folder")
     return HFSequenceClassificationNLI(spec)

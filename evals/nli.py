@@ -1,0 +1,75 @@
+"""Measurements of an NLI backend on the biomedical evaluation sets (``clinrag nli eval``).
+
+* SciFact dev, claim vs. gold rationale: SUPPORT vs. CONTRADICT macro-F1 (argmax of p_entailment vs.
+  p_contradiction), and 3-way macro-F1 with the NEI claims (vs. their closest cited sentence).
+* HealthVer test: 3-way macro-F1.
+* NLI4CT Gold_test: entailment vs. contradiction macro-F1.
+* Document level: for SciFact dev claims, CNT(claim, abstract) = max p_contradiction over the abstract's
+  sentences; AUROC of CONTRADICT against SUPPORT abstracts.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+from sklearn.metrics import f1_score, roc_auc_score
+
+from clinrag.nli_data import LABELS, Pair, build_eval_data, scifact_corpus
+from clinrag.paths import data_dir
+from clinrag.tools.nli import NLIBackend
+
+
+def _labels(pairs: list[Pair]) -> np.ndarray:
+    return np.array([LABELS.index(p.label) for p in pairs])
+
+
+def two_way_f1(pairs: list[Pair], probs: np.ndarray) -> float:
+    """Macro-F1 of entailment vs. contradiction on the pairs labelled with one of them."""
+    keep = np.array([p.label != "neutral" for p in pairs])
+    gold = _labels(pairs)[keep]
+    pred = np.where(probs[keep, 0] >= probs[keep, 2], 0, 2)
+    return float(f1_score(gold, pred, average="macro", labels=[0, 2]))
+
+
+def three_way_f1(pairs: list[Pair], probs: np.ndarray) -> float:
+    return float(f1_score(_labels(pairs), probs.argmax(1), average="macro", labels=[0, 1, 2]))
+
+
+def document_auroc(backend: NLIBackend, root: Path) -> tuple[float, int]:
+    """AUROC of CNT(claim, abstract) for CONTRADICT (positive) vs. SUPPORT abstracts of SciFact dev claims."""
+    corpus = scifact_corpus(str(root))
+    pairs, owners, gold = [], [], []
+    with (root / "scifact" / "claims_dev.jsonl").open() as fh:
+        for line in fh:
+            claim = json.loads(line)
+            for doc_id, rationales in claim["evidence"].items():
+                gold.append(int(rationales[0]["label"] == "CONTRADICT"))
+                for sentence in corpus[int(doc_id)]:
+                    pairs.append((sentence, claim["claim"]))
+                    owners.append(len(gold) - 1)
+    probs = backend.predict(pairs)[:, 2]
+    cnt = np.zeros(len(gold))
+    np.maximum.at(cnt, np.array(owners), probs)
+    return float(roc_auc_score(gold, cnt)), len(gold)
+
+
+def evaluate_backend(backend: NLIBackend, root: Path | None = None, with_documents: bool = True) -> dict:
+    root = Path(root) if root else data_dir()
+    sets = build_eval_data(root)
+    metrics: dict = {"backend": backend.name}
+    started = time.perf_counter()
+    probs = {name: backend.predict([(p.premise, p.hypothesis) for p in pairs]) for name, pairs in sets.items()}
+    metrics["scifact_support_vs_contradict_f1"] = round(two_way_f1(sets["scifact_dev"], probs["scifact_dev"]), 4)
+    metrics["scifact_3way_f1"] = round(three_way_f1(sets["scifact_dev"], probs["scifact_dev"]), 4)
+    metrics["healthver_test_3way_f1"] = round(three_way_f1(sets["healthver_test"], probs["healthver_test"]), 4)
+    metrics["nli4ct_gold_f1"] = round(two_way_f1(sets["nli4ct_gold"], probs["nli4ct_gold"]), 4)
+    if with_documents:
+        auroc, n_docs = document_auroc(backend, root)
+        metrics["scifact_document_auroc"] = round(auroc, 4)
+        metrics["scifact_documents"] = n_docs
+    metrics["n_pairs"] = {name: len(pairs) for name, pairs in sets.items()}
+    metrics["seconds"] = round(time.perf_counter() - started, 1)
+    return metrics

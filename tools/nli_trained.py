@@ -1,0 +1,91 @@
+"""The NLI models trained here (``clinrag nli train``), shipped inside the package.
+
+* ``FeatureNLI`` (first stage): a small MLP over frozen MiniLM sentence embeddings plus linguistic features
+  (``tools/nli_features.py``). Scores every candidate sentence pair cheaply; inference is plain numpy.
+* ``CrossEncoderNLI`` (second stage): MiniLM as a cross-encoder whose lower layers are the shipped
+  all-MiniLM-L6-v2 weights (frozen in training) and whose top layers and head were fine-tuned here; only the
+  fine-tuned tensors ship. Used for the few top pairs of a query.
+* ``TwoStageNLI``: the first stage on all pairs, the second stage on the ``top_n`` pairs the first stage
+  finds most contradictory, probabilities averaged there.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from clinrag.paths import PACKAGE_DIR
+from clinrag.tools.embeddings import embed_cached
+from clinrag.tools.nli_features import pair_features
+
+MODEL_DIR = PACKAGE_DIR / "models" / "nli"
+FEATURE_MODEL = "feature_mlp.npz"
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class FeatureNLI:
+    """First stage: standardized features -> ReLU hidden layers -> softmax over (ent, neu, con)."""
+
+    name = "feature-mlp"
+
+    def __init__(self, path: Path | str = MODEL_DIR / FEATURE_MODEL):
+        data = np.load(path)
+        self.mean, self.scale = data["mean"], data["scale"]
+        n_layers = int(data["n_layers"])
+        self.weights = [(data[f"W{i}"], data[f"b{i}"]) for i in range(n_layers)]
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        h = (features - self.mean) / self.scale
+        for i, (w, b) in enumerate(self.weights):
+            h = h @ w + b
+            if i < len(self.weights) - 1:
+                h = np.maximum(h, 0.0)
+        return _softmax(h)
+
+    def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        if not pairs:
+            return np.zeros((0, 3))
+        premises, hypotheses = [a for a, _ in pairs], [b for _, b in pairs]
+        return self.probabilities(pair_features(premises, hypotheses, embed_cached(premises), embed_cached(hypotheses)))
+
+
+def save_feature_model(path: Path, mean: np.ndarray, scale: np.ndarray, coefs: list, intercepts: list) -> None:
+    arrays = {"mean": mean.astype(np.float32), "scale": scale.astype(np.float32), "n_layers": np.array(len(coefs))}
+    for i, (w, b) in enumerate(zip(coefs, intercepts)):
+        arrays[f"W{i}"], arrays[f"b{i}"] = w.astype(np.float32), b.astype(np.float32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+
+
+@lru_cache(maxsize=2)
+def load_feature_model(path: str = str(MODEL_DIR / FEATURE_MODEL)) -> FeatureNLI:
+    return FeatureNLI(path)
+
+
+def model_card_metrics() -> dict:
+    """Metrics recorded at training time (MODEL_CARD.json), for `clinrag nli eval` to compare against."""
+    path = MODEL_DIR / "metrics.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+class TwoStageNLI:
+    """First stage on every pair; the second stage re-scores the ``top_n`` most contradictory ones."""
+
+    def __init__(self, first, second, top_n: int = 16):
+        self.first, self.second, self.top_n = first, second, top_n
+        self.name = f"two-stage({first.name}+{second.name}, top {top_n})"
+
+    def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        probs = self.first.predict(pairs)
+        if len(pairs):
+            top = np.argsort(-probs[:, 2])[: self.top_n]
+            probs[top] = (probs[top] + self.second.predict([pairs[i] for i in top])) / 2
+        return probs
