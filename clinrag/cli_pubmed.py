@@ -212,12 +212,14 @@ def cmd_report_contradictions(args: argparse.Namespace) -> int:
                        on_query=lambda: progress.advance(task))
     paths = write_report(rows, Path(args.out_dir), subtitle=f"\n{len(queries)} queries, {Path(ctx.corpus_path).name}")
     console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 130)
     for title, (row_labels, col_labels, counts) in (
         ("Table 3: S (rows) vs contradiction salience (columns)", s_vs_salience(rows)),
         ("Figure 2: contradiction salience (rows) by 5-year publication interval (columns)", salience_by_period(rows)),
     ):
         table = Table(title=title)
-        table.add_column("")
+        table.add_column("", no_wrap=True)
         for label in col_labels:
             table.add_column(label, justify="right")
         for label, row in zip(row_labels, counts):
