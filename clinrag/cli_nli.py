@@ -51,6 +51,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_threshold(args: argparse.Namespace) -> int:
+    from clinrag.evals.nli import pair_threshold_curve
+
+    result = pair_threshold_curve(keep=args.keep)
+    print(json.dumps(result, indent=2))
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(result, indent=2))
+    return 0
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from clinrag.tools.nli import get_nli_backend
 
@@ -91,6 +101,11 @@ def register(sub) -> None:
     ev.add_argument("--backend", nargs="+", default=["lexical", "feature", "cross-encoder", "two-stage"])
     ev.add_argument("--json-out", help="write the metrics as JSON")
     ev.set_defaults(func=cmd_eval)
+
+    thr = nli_sub.add_parser("threshold", help="tune the sentence-pair cosine threshold on SciFact train")
+    thr.add_argument("--keep", type=float, default=0.8, help="share of claim-rationale pairs to keep")
+    thr.add_argument("--json-out")
+    thr.set_defaults(func=cmd_threshold)
 
     contradiction = sub.add_parser("contradiction", help="sentence-pair contradiction scoring")
     c_sub = contradiction.add_subparsers(dest="contradiction_command", required=True)

@@ -91,8 +91,11 @@ class Context:
         metadata={"description": "'lexical' (negation/direction/number baseline) or a path to a Hugging Face NLI model."},
     )
     pair_similarity_threshold: float = field(
-        default=0.6,
-        metadata={"description": "Cross-document sentence pairs below this cosine are not sent to NLI."},
+        default=0.6,  # = tools.contradiction.DEFAULT_PAIR_THRESHOLD, where the measurements behind it are
+        metadata={
+            "description": "Cross-document sentence pairs below this cosine are not sent to NLI "
+            "(`clinrag nli threshold` measures the trade-off for this encoder)."
+        },
     )
     contradiction_threshold: float = field(
         default=0.5, metadata={"description": "Contradiction scores at or above this are flagged as disagreement."}

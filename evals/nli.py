@@ -73,3 +73,32 @@ def evaluate_backend(backend: NLIBackend, root: Path | None = None, with_documen
     metrics["n_pairs"] = {name: len(pairs) for name, pairs in sets.items()}
     metrics["seconds"] = round(time.perf_counter() - started, 1)
     return metrics
+
+
+def pair_threshold_curve(root: Path | None = None, keep: float = 0.8) -> dict:
+    """Tuning the contradiction check's sentence-pair cosine threshold for this encoder on a development split
+    (SciFact *train* claims, never an evaluation set): the threshold that keeps ``keep`` of the claim-rationale
+    sentence pairs, and the share of the other cited sentences it keeps too (the NLI work it saves)."""
+    from clinrag.tools.embeddings import embed_texts
+
+    root = Path(root) if root else data_dir()
+    corpus = scifact_corpus(str(root))
+    claims = [json.loads(line) for line in (root / "scifact" / "claims_train.jsonl").open() if line.strip()]
+    texts = sorted({c["claim"] for c in claims} | {s for c in claims for d in c["cited_doc_ids"] for s in corpus.get(d, [])})
+    vecs = dict(zip(texts, embed_texts(texts)))
+    rationale, other = [], []
+    for c in claims:
+        marked = {(int(d), i) for d, rs in c["evidence"].items() for r in rs for i in r["sentences"]}
+        for d in c["cited_doc_ids"]:
+            for i, sentence in enumerate(corpus.get(d, [])):
+                (rationale if (d, i) in marked else other).append(float(vecs[sentence] @ vecs[c["claim"]]))
+    rationale, other = np.array(rationale), np.array(other)
+    threshold = float(np.percentile(rationale, 100 * (1 - keep)))
+    return {
+        "threshold": round(threshold, 3), "keep_target": keep,
+        "rationale_pairs_kept": round(float((rationale >= threshold).mean()), 3),
+        "other_pairs_kept": round(float((other >= threshold).mean()), 3),
+        "n_rationale_pairs": len(rationale), "n_other_pairs": len(other),
+        "curve": {f"{t:.2f}": [round(float((rationale >= t).mean()), 3), round(float((other >= t).mean()), 3)]
+                  for t in np.arange(0.3, 0.75, 0.05)},
+    }

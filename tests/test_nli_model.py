@@ -1,0 +1,132 @@
+"""The trained NLI backends: data builder, both stages, the two-stage combination and the scorer CLI."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+import sys
+
+import numpy as np
+import pytest
+
+from clinrag.cli import main
+from clinrag.nli_data import (
+    counterfactual, healthver_pairs, nli4ct_pairs, scifact_pairs, split_by_group,
+)
+from clinrag.tools.nli_features import LINGUISTIC_NAMES, linguistic_features, pair_features
+from clinrag.tools.nli_trained import FeatureNLI, TwoStageNLI, load_feature_model
+
+
+@pytest.fixture
+def tiny_data(tmp_path):
+    """A miniature data directory in the public datasets' formats."""
+    (tmp_path / "scifact").mkdir()
+    corpus = [{"doc_id": 1, "title": "T", "abstract": ["Aspirin lowers stroke risk.", "Cohort of 500 adults.",
+                                                        "Bleeding increased."]}]
+    (tmp_path / "scifact" / "corpus.jsonl").write_text("\n".join(json.dumps(d) for d in corpus))
+    claims = [
+        {"id": 1, "claim": "Aspirin lowers stroke risk.", "evidence": {"1": [{"sentences": [0], "label": "SUPPORT"}]}, "cited_doc_ids": [1]},
+        {"id": 2, "claim": "Aspirin reduces bleeding.", "evidence": {"1": [{"sentences": [2], "label": "CONTRADICT"}]}, "cited_doc_ids": [1]},
+        {"id": 3, "claim": "Statins cure cancer.", "evidence": {}, "cited_doc_ids": [1]},
+    ]
+    (tmp_path / "scifact" / "claims_train.jsonl").write_text("\n".join(json.dumps(c) for c in claims))
+    (tmp_path / "nli4ct" / "CT json").mkdir(parents=True)
+    trial = {"Clinical Trial ID": "NCT1", "Intervention": ["Arm A: drug X", "Arm B: placebo"],
+             "Eligibility": ["Women over 18"], "Results": ["Response 40%"], "Adverse Events": ["Nausea 5%"]}
+    (tmp_path / "nli4ct" / "CT json" / "NCT1.json").write_text(json.dumps(trial))
+    statements = {"s1": {"Type": "Single", "Section_id": "Results", "Primary_id": "NCT1",
+                         "Statement": "Response was 40%.", "Label": "Entailment", "Primary_evidence_index": [0]}}
+    (tmp_path / "nli4ct" / "train.json").write_text(json.dumps(statements))
+    (tmp_path / "healthver").mkdir()
+    with (tmp_path / "healthver" / "healthver_dev.csv").open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "evidence", "claim", "label", "topic_ip", "question"])
+        w.writerow([1, "Masks reduce spread.", "Masks do not reduce spread.", "Refutes", 7, "q"])
+    return tmp_path
+
+
+def test_data_builder_pairs_and_labels(tiny_data):
+    rng = random.Random(0)
+    sci = scifact_pairs("train", tiny_data, rng)
+    by_label = {(p.hypothesis, p.label) for p in sci}
+    assert ("Aspirin lowers stroke risk.", "entailment") in by_label
+    assert ("Aspirin reduces bleeding.", "contradiction") in by_label
+    assert ("Statins cure cancer.", "neutral") in by_label  # NEI claim vs. its closest cited sentence
+    support = next(p for p in sci if p.label == "entailment")
+    assert support.premise == "Aspirin lowers stroke risk."  # short premise: the rationale sentence only
+    ct = nli4ct_pairs("train", tiny_data, rng)
+    assert ct[0].label == "entailment" and ct[0].premise == "Response 40%"
+    assert ct[1].label == "neutral" and "Response" not in ct[1].premise  # another section of the trial
+    (hv,) = healthver_pairs("dev", tiny_data)
+    assert (hv.label, hv.group) == ("contradiction", "healthver:7")
+
+
+def test_splits_are_disjoint_by_group(tiny_data):
+    pairs = scifact_pairs("train", tiny_data, random.Random(0)) * 5
+    train, val = split_by_group(pairs, 0.34, random.Random(1))
+    assert val and train and not ({p.group for p in train} & {p.group for p in val})
+
+
+def test_counterfactuals_flip_direction_or_negate():
+    assert counterfactual("Aspirin increases bleeding risk.") == "Aspirin decreases bleeding risk."
+    assert counterfactual("Vitamin D is protective.") == "Vitamin D is not protective."
+    assert counterfactual("Aspirin bleeding.") is None
+
+
+def test_linguistic_features_see_negation_direction_and_numbers():
+    f = dict(zip(LINGUISTIC_NAMES, linguistic_features("Statins reduce mortality by 20%.",
+                                                       "Statins do not increase mortality by 30%.", 0.8)))
+    assert f["neg_xor"] == 1.0 and f["direction_conflict"] == 1.0 and f["num_mismatch"] == 1.0
+    assert f["cosine"] == 0.8
+    u = np.eye(3, 384, dtype=np.float32)[:2]
+    x = pair_features(["a b", "c"], ["a", "c d"], u, u)
+    assert x.shape == (2, 4 * 384 + len(LINGUISTIC_NAMES))
+
+
+def test_shipped_feature_model_scores_pairs():
+    model = load_feature_model()
+    assert isinstance(model, FeatureNLI)
+    probs = model.predict([
+        ("Aspirin reduced the risk of stroke in adults.", "Aspirin reduces stroke risk in adults."),
+        ("Aspirin reduced the risk of stroke in adults.", "The weather in Paris is mild in spring."),
+    ])
+    assert probs.shape == (2, 3) and np.allclose(probs.sum(1), 1, atol=1e-5)
+    assert probs[1, 1] > probs[0, 1]  # the unrelated pair is the more neutral one
+    assert model.predict([]).shape == (0, 3)
+
+
+class Fixed:
+    def __init__(self, rows, name):
+        self.rows, self.name, self.calls = np.asarray(rows, float), name, []
+
+    def predict(self, pairs):
+        self.calls.append(list(pairs))
+        return self.rows[: len(pairs)].copy()
+
+
+def test_two_stage_rescores_only_the_top_pairs():
+    first = Fixed([[0.8, 0.1, 0.1], [0.1, 0.1, 0.8], [0.2, 0.2, 0.6]], "first")
+    second = Fixed([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]], "second")
+    probs = TwoStageNLI(first, second, top_n=2).predict([("a", "1"), ("b", "2"), ("c", "3")])
+    assert second.calls == [[("b", "2"), ("c", "3")]]  # the two most contradictory by the first stage
+    assert np.allclose(probs[0], [0.8, 0.1, 0.1])
+    assert np.allclose(probs[1], [0.05, 0.05, 0.9]) and np.allclose(probs[2], [0.6, 0.1, 0.3])
+
+
+def test_contradiction_score_cli(capsys, monkeypatch):
+    lines = [{"a": "Aspirin reduces stroke.", "b": "Aspirin does not reduce stroke."},
+             {"a": "Screening starts at 40.", "b": "Screening starts at 40."}]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(json.dumps(l) for l in lines) + "\n"))
+    assert main(["contradiction", "score", "--pairs", "-", "--backend", "lexical"]) == 0
+    rows = [json.loads(l) for l in capsys.readouterr().out.splitlines()]
+    assert len(rows) == 2 and set(rows[0]) == {"p_entailment", "p_neutral", "p_contradiction"}
+    assert rows[0]["p_contradiction"] > 0.5 and rows[1]["p_contradiction"] == 0.0
+
+
+def test_contradiction_score_cli_rejects_bad_lines(tmp_path, capsys):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"a": "x", "b": "y"}\n{"a": "only a"}\n')
+    assert main(["contradiction", "score", "--pairs", str(path), "--backend", "lexical"]) == 2
+    assert "pairs.jsonl:2" in capsys.readouterr().err
