@@ -45,7 +45,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         from clinrag.display import print_result
         from clinrag.live import ask_live
 
-        print_result(ask_live(args.question, ctx))  # status lines as the evidence map forms, then the map
+        print_result(ask_live(args.question, ctx), contradiction_threshold=ctx.contradiction_threshold)  # status lines as the evidence map forms, then the map
     return 0
 
 

@@ -7,15 +7,16 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from clinrag.context import Context
 from clinrag.schema import AskResult
 
 
-def print_result(result: AskResult, console: Console | None = None) -> None:
+def print_result(result: AskResult, console: Console | None = None, contradiction_threshold: float | None = None) -> None:
+    """The evidence map (documents in a flagged contradiction marked '!'), the contradictions, the answer."""
     console = console or Console()
     if result.evidence:
-        flagged = {c.doc_a for c in result.contradictions if c.score >= 0.5} | {
-            c.doc_b for c in result.contradictions if c.score >= 0.5
-        }
+        threshold = Context().contradiction_threshold if contradiction_threshold is None else contradiction_threshold
+        flagged = {d for c in result.contradictions if c.score >= threshold for d in (c.doc_a, c.doc_b)}
         table = Table(title="Evidence map", show_lines=False)
         for col in ("org", "doc_id", "issued", "status", "score", "support", "contradiction"):
             table.add_column(col)
