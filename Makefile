@@ -29,6 +29,8 @@ eval: install
 bench: install
 	$(PY) benchmarks/query_latency.py
 	$(PY) benchmarks/retrieval_baselines.py
+	$(PY) benchmarks/pubmed_corpus.py
+	$(PY) benchmarks/nli_speed.py
 
 clean:
 	rm -rf build *.egg-info .pytest_cache
