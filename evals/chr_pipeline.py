@@ -15,6 +15,7 @@ the option the top K support most (:func:`clinrag.tools.option_support.answer_fr
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -112,9 +113,8 @@ def _texts_of(q: MirageQuestion, hyp: CaseHypotheses) -> list[str]:
     return texts
 
 
-def run_retriever(index: CorpusIndex, q: MirageQuestion, retriever: str, hyp: CaseHypotheses, s: HarnessSettings,
-                  chat_model=None) -> dict:
-    """Top K of one retriever for one question, its latency (query encoding included) and the answer."""
+def timed_retrieve(index: CorpusIndex, q: MirageQuestion, retriever: str, hyp: CaseHypotheses, s: HarnessSettings):
+    """(top K of one retriever, its latency in ms with the query encoding included: cached encodings are dropped)."""
     h = hyp.hypotheses
     forget_cached(_texts_of(q, hyp))
     start = time.perf_counter()
@@ -122,16 +122,7 @@ def run_retriever(index: CorpusIndex, q: MirageQuestion, retriever: str, hyp: Ca
         index, retriever, q.question, target=h.target if h else None, mimic=h.mimic if h else None,
         expansions=hyp.expansions.get(retriever), lam=s.lam if h else 0.0, pool=s.pool, k=s.k, rrf_k=s.rrf_k,
     )
-    retrieval_ms = (time.perf_counter() - start) * 1000
-    predicted, how = answer(index, q, found.rows, chat_model)
-    return {
-        "predicted": predicted,
-        "answered_by": how,
-        "top5_doc_ids": found.doc_ids(index),
-        "top5_passage_ids": found.passage_ids(index),
-        "mimic_share_top5": mimic_share(index, found.rows, h.target, h.mimic) if h else None,
-        "retrieval_ms": round(retrieval_ms, 2),
-    }
+    return found, round((time.perf_counter() - start) * 1000, 2)
 
 
 def _medrag_answer(chat_model, index: CorpusIndex, q: MirageQuestion, rows: list[int]) -> str | None:
@@ -165,12 +156,28 @@ def answer(index: CorpusIndex, q: MirageQuestion, rows: list[int], chat_model=No
 
 
 def run_case(index: CorpusIndex, q: MirageQuestion, s: HarnessSettings, chat_model=None) -> dict:
-    """Every requested retriever on one question, sharing one set of hypotheses."""
+    """Every requested retriever on one question, sharing one set of hypotheses.
+
+    All retrievals run first, in an order rotated per question (no retriever is always timed first, or always
+    right after another's answering pass, which evicts the encoder from the CPU caches); then the answers.
+    """
     hyp = case_hypotheses(index, q, s, chat_model)
-    return {
-        "hypotheses": hyp.model_dump(mode="json"),
-        "by_retriever": {r: run_retriever(index, q, r, hyp, s, chat_model) for r in s.retrievers},
-    }
+    h = hyp.hypotheses
+    shift = int(hashlib.sha1(q.id.encode()).hexdigest(), 16) % len(s.retrievers)
+    found = {r: timed_retrieve(index, q, r, hyp, s) for r in s.retrievers[shift:] + s.retrievers[:shift]}
+    by_retriever = {}
+    for name in s.retrievers:
+        top, ms = found[name]
+        predicted, how = answer(index, q, top.rows, chat_model)
+        by_retriever[name] = {
+            "predicted": predicted,
+            "answered_by": how,
+            "top5_doc_ids": top.doc_ids(index),
+            "top5_passage_ids": top.passage_ids(index),
+            "mimic_share_top5": mimic_share(index, top.rows, h.target, h.mimic) if h else None,
+            "retrieval_ms": ms,
+        }
+    return {"hypotheses": hyp.model_dump(mode="json"), "by_retriever": by_retriever}
 
 
 def chat_model_for(s: HarnessSettings):
