@@ -20,6 +20,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from pydantic import BaseModel
 
 from clinrag.evals.chr_data import MirageQuestion
 from clinrag.evals.chr_pipeline import UPPER_BOUND_LABEL, HarnessSettings, chat_model_for, run_case
@@ -100,23 +101,26 @@ def _rows(results, by_id: dict) -> list[dict]:
              "scores": {e.key: e.score for e in r["evaluation_results"]["results"]}} for r in results]
 
 
-def upload_dataset(questions: list[MirageQuestion]) -> str:
-    """Create or extend the LangSmith dataset of this benchmark (stable example ids); returns its name."""
-    import os
+class ChrInputs(BaseModel):
+    id: str
+    question: str
+    options: dict[str, str]
 
-    from langsmith import Client
 
-    if not os.environ.get("LANGSMITH_API_KEY"):
-        raise ValueError("--upload needs LANGSMITH_API_KEY; without it nothing leaves this machine")
+class ChrOutputs(BaseModel):
+    answer: str
+
+
+def upload_dataset(questions: list[MirageQuestion], client=None) -> str:
+    """Create or update the LangSmith dataset of this benchmark (schemas, stable example ids); returns its name."""
+    from clinrag.evals.langsmith_upload import sync_dataset
+
     name = f"clinrag-chr-{questions[0].benchmark}"
-    client = Client()
-    if not client.has_dataset(dataset_name=name):
-        client.create_dataset(name, description="MIRAGE questions for the clinrag CHR harness")
-    existing = {str(e.id) for e in client.list_examples(dataset_name=name)}
-    new = [e for e in to_examples(questions) if str(e.id) not in existing]
-    if new:
-        client.create_examples(dataset_name=name, examples=[
-            {"id": e.id, "inputs": e.inputs, "outputs": e.outputs, "metadata": e.metadata} for e in new])
+    examples = [{"id": e.id, "inputs": e.inputs, "outputs": e.outputs, "metadata": e.metadata}
+                for e in to_examples(questions)]
+    sync_dataset(name, examples, description="MIRAGE questions for the clinrag CHR harness",
+                 inputs_schema=ChrInputs.model_json_schema(), outputs_schema=ChrOutputs.model_json_schema(),
+                 client=client)
     return name
 
 

@@ -166,3 +166,19 @@ def test_cli_choices_match_the_modules():
 
     assert (cli_chr.BENCHMARK_CHOICES, cli_chr.RETRIEVER_CHOICES, cli_chr.HYPOTHESIS_CHOICES) == \
         (BENCHMARKS, RETRIEVERS, HYPOTHESIS_MODES)
+
+
+def test_chr_upload_syncs_the_dataset_with_schemas_and_stable_ids(langsmith_api):
+    from clinrag.evals.chr import ChrInputs, ChrOutputs, example_id, upload_dataset
+    from clinrag.evals.chr_data import MirageQuestion
+
+    questions = [MirageQuestion(id=f"q{i}", benchmark="medqa", question=f"Question {i}?", options={"A": "a", "B": "b"},
+                                answer="A") for i in range(2)]
+    assert upload_dataset(questions) == "clinrag-chr-medqa"
+    (create,) = langsmith_api.calls("POST", "/datasets")
+    assert create["body"]["inputs_schema_definition"] == ChrInputs.model_json_schema()
+    assert create["body"]["outputs_schema_definition"] == ChrOutputs.model_json_schema()
+    (bulk,) = langsmith_api.calls("POST", "/examples/bulk")
+    assert {e["id"] for e in bulk["body"]} == {str(example_id(q)) for q in questions}
+    upload_dataset(questions)  # a second upload of the same questions changes nothing
+    assert len(langsmith_api.calls("POST", "/examples/bulk")) == 1
