@@ -58,10 +58,7 @@ def embed_cached(texts: list[str]) -> np.ndarray:
     """Embeddings through a bounded per-process cache: queries and sentences are embedded once."""
     missing = list(dict.fromkeys(t for t in texts if t not in _cache))
     if missing:
-        for text, vec in zip(missing, embed_texts(missing)):
-            _cache[text] = vec
-        while len(_cache) > _SENTENCE_CACHE_MAX:
-            _cache.popitem(last=False)
+        prime_cache(missing, embed_texts(missing))
     out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
     for i, text in enumerate(texts):
         out[i] = _cache[text]

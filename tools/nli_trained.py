@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -68,12 +67,6 @@ def save_feature_model(path: Path, mean: np.ndarray, scale: np.ndarray, coefs: l
 @lru_cache(maxsize=2)
 def load_feature_model(path: str = str(MODEL_DIR / FEATURE_MODEL)) -> FeatureNLI:
     return FeatureNLI(path)
-
-
-def model_card_metrics() -> dict:
-    """Metrics recorded at training time (MODEL_CARD.json), for `clinrag nli eval` to compare against."""
-    path = MODEL_DIR / "metrics.json"
-    return json.loads(path.read_text()) if path.is_file() else {}
 
 
 class TwoStageNLI:
