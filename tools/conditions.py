@@ -21,9 +21,9 @@ from typing import Literal, get_args
 
 from clinrag.schema import ContradictionEdge, EvidenceItem
 from clinrag.tools.contradiction import contradiction_graph
+from clinrag.tools.pair_scores import primed_backend
 from clinrag.tools.embeddings import embed_cached
 from clinrag.tools.index import CorpusIndex
-from clinrag.tools.nli import get_nli_backend
 from clinrag.tools.org_diverse import to_evidence
 from clinrag.tools.temporal import candidate_years, mmr_temporal_rank, temporal_candidates
 
@@ -94,7 +94,7 @@ def condition_search(
     edges: list[ContradictionEdge] = []
     if condition != "most-similar" or score_contradictions:
         texts = {c.passage.doc_id: index.docs[c.passage.doc_id].text for c in candidates}
-        edges, salience = contradiction_graph(texts, get_nli_backend(nli_backend), pair_threshold)
+        edges, salience = contradiction_graph(texts, primed_backend(index, nli_backend), pair_threshold)
     scored = [
         ScoredCandidate(c.passage.doc_id, c.passage.meta.year, s_by_pos[i], salience.get(c.passage.doc_id, 0.0), c.cosine)
         for i, c in enumerate(candidates)

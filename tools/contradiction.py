@@ -19,6 +19,7 @@ import numpy as np
 from clinrag.schema import ContradictionEdge
 from clinrag.tools.embeddings import embed_cached
 from clinrag.tools.nli import NLIBackend
+from clinrag.tools.pair_scores import score_pairs
 from clinrag.tools.text import split_sentences
 
 
@@ -48,7 +49,7 @@ def contradiction_graph(
         for i, j in zip(*np.nonzero(sim >= pair_threshold)):
             candidates.append((da, db, sentences[da][i], sentences[db][j]))
 
-    probs = backend.predict([(a, b) for _, _, a, b in candidates] + [(b, a) for _, _, a, b in candidates])
+    probs = score_pairs(backend, [(a, b) for _, _, a, b in candidates] + [(b, a) for _, _, a, b in candidates])
     n = len(candidates)
     best: dict[tuple[str, str], ContradictionEdge] = {}
     for idx, (da, db, sa, sb) in enumerate(candidates):

@@ -40,10 +40,34 @@ def get_embeddings():
     )
 
 
+def model_runtime() -> str:
+    """``onnx`` (default when the exported encoder is there) or ``torch``; ``CLINRAG_MODEL_RUNTIME`` forces one."""
+    wanted = os.environ.get("CLINRAG_MODEL_RUNTIME", "auto")
+    if wanted not in ("auto", "onnx", "torch"):
+        raise ValueError(f"CLINRAG_MODEL_RUNTIME={wanted!r}: expected auto, onnx or torch")
+    if wanted == "torch":
+        return "torch"
+    from clinrag.tools.onnx_models import export_encoder, load_onnx_encoder
+
+    if load_onnx_encoder() is None and wanted == "onnx":
+        export_encoder()
+    return "onnx" if load_onnx_encoder() is not None else "torch"
+
+
 def embed_texts(texts: list[str], show_progress: bool = False) -> np.ndarray:
-    """Unit-normalized float32 embeddings, shape (len(texts), 384)."""
+    """Unit-normalized float32 embeddings, shape (len(texts), 384).
+
+    ONNX Runtime when the encoder has been exported (``clinrag index build`` does), else torch: same weights,
+    cosine between the two runtimes' vectors >= 0.99999 (tests/test_onnx.py)."""
     if not texts:
         return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+    if model_runtime() == "onnx":
+        from tqdm import tqdm
+
+        from clinrag.tools.onnx_models import load_onnx_encoder
+
+        with tqdm(total=len(texts), desc="Batches", unit="text", disable=not show_progress) as bar:
+            return load_onnx_encoder().encode(list(texts), progress=bar.update)
     model = get_embeddings()
     vecs = model._client.encode(  # the underlying SentenceTransformer, for its progress bar
         list(texts), batch_size=32, normalize_embeddings=True, show_progress_bar=show_progress, convert_to_numpy=True

@@ -149,28 +149,42 @@ def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
 
 def build_index(
     corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None, show_progress: bool = False,
-    faiss_index_kind: str = "auto",
+    faiss_index_kind: str = "auto", nli_backend: str | None = None, pair_threshold: float | None = None,
 ) -> Path:
     """Validate the corpus, embed its passages and write the index atomically. Returns the index folder.
 
     ``faiss_index_kind``: ``auto`` (HNSW from HNSW_MIN_PASSAGES passages on, else exact), ``flat`` or ``hnsw``.
+    The ONNX encoder is exported first (the query path runs on it), and the contradiction check's sentence pairs
+    are scored with ``nli_backend`` at ``pair_threshold`` (default: the Context defaults) and stored.
     """
     import faiss
+
+    from clinrag.context import Context
+    from clinrag.tools.nli import get_nli_backend
+    from clinrag.tools.onnx_models import export_encoder
+    from clinrag.tools.pair_scores import precompute_pair_scores
 
     corpus_path = Path(corpus_path)
     docs = load_documents(corpus_path)  # raises CorpusError before anything on disk is touched
     load_scope(corpus_path)  # a malformed scope file fails here too
     index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
+    defaults = Context()
+    backend = get_nli_backend(nli_backend or defaults.nli_backend)
+    export_encoder()
     passages = [p for doc in docs for p in chunk_document(doc)]
     vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
     index = make_faiss_index(vectors, faiss_index_kind)
-    sentence_vectors = embed_texts([s for p in passages for s in split_sentences(p.text)], show_progress=show_progress)
+    sentences = [(s, p.doc_id) for p in passages for s in split_sentences(p.text)]
+    sentence_vectors = embed_texts([s for s, _ in sentences], show_progress=show_progress)
 
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{index_dir.name}.", dir=index_dir.parent))
     try:
         faiss.write_index(index, str(tmp / "index.faiss"))
         np.save(tmp / "sentences.npy", sentence_vectors)
+        precompute_pair_scores(tmp, [s for s, _ in sentences], [d for _, d in sentences], sentence_vectors,
+                               {d.doc_id: d.topic for d in docs}, backend,
+                               pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold)
         with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
             for p in passages:
                 fh.write(p.model_dump_json() + "\n")
@@ -204,6 +218,7 @@ class CorpusIndex:
     bm25: object = None
     sentence_vectors: np.ndarray | None = None  # every passage sentence, in passage order
     sentence_rows: np.ndarray | None = None  # the passage row of each sentence
+    sentences: list[str] = field(default_factory=list)  # every passage sentence, in passage order
 
     def best_sentence_cosine(self, query_vec: np.ndarray) -> np.ndarray:
         """Per passage: the cosine of its sentence closest to the query."""
@@ -258,6 +273,7 @@ class CorpusIndex:
             bm25=bm25,
             sentence_vectors=sentence_vectors,
             sentence_rows=np.repeat(np.arange(len(passages)), [len(x) for x in sentences]),
+            sentences=[s for sents in sentences for s in sents],
         )
 
 

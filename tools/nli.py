@@ -52,6 +52,7 @@ class LexicalNLI:
     """Baseline: cue words and numbers, no learning. Only meaningful on pairs that share a subject."""
 
     name = "lexical"
+    fingerprint = "lexical:1"  # bump when the rules change: pair scores stored with an index are keyed by it
 
     def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), 3))
@@ -82,7 +83,7 @@ class HFSequenceClassificationNLI:
         import torch
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-        self.name = f"hf:{path}"
+        self.name = self.fingerprint = f"hf:{Path(path).resolve()}"
         self._torch = torch
         self.tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
         self.model = AutoModelForSequenceClassification.from_pretrained(str(path), local_files_only=True).eval()
@@ -119,24 +120,38 @@ class HFSequenceClassificationNLI:
         return np.concatenate(rows)
 
 
-BACKENDS = ("lexical", "feature", "cross-encoder", "two-stage")
+BACKENDS = ("lexical", "feature", "cross-encoder", "cross-encoder-torch", "two-stage")
 
 
 @lru_cache(maxsize=4)
 def get_nli_backend(spec: str = "lexical") -> NLIBackend:
     """A named backend (``lexical``, and the models trained here: ``feature``, ``cross-encoder``,
-    ``two-stage``) or a path to a local Hugging Face NLI model folder."""
+    ``two-stage``) or a path to a local Hugging Face NLI model folder.
+
+    The cross-encoder runs as int8 ONNX (exported once from the shipped weights) unless
+    ``CLINRAG_MODEL_RUNTIME=torch``; ``cross-encoder-torch`` names the fp32 torch model explicitly."""
     if spec == "lexical":
         return LexicalNLI()
     if spec in BACKENDS:
-        from clinrag.tools.nli_cross_encoder import load_cross_encoder
         from clinrag.tools.nli_trained import TwoStageNLI, load_feature_model
 
         if spec == "feature":
             return load_feature_model()
-        if spec == "cross-encoder":
-            return load_cross_encoder()
-        return TwoStageNLI(load_feature_model(), load_cross_encoder())
+        if spec in ("cross-encoder", "cross-encoder-torch"):
+            return _cross_encoder(torch=spec == "cross-encoder-torch")
+        return TwoStageNLI(load_feature_model(), _cross_encoder())
     if not Path(spec).is_dir():
         raise ValueError(f"NLI backend {spec!r}: expected one of {', '.join(BACKENDS)} or a local Hugging Face model folder")
     return HFSequenceClassificationNLI(spec)
+
+
+def _cross_encoder(torch: bool = False):
+    from clinrag.tools.embeddings import model_runtime
+
+    if torch or model_runtime() == "torch":
+        from clinrag.tools.nli_cross_encoder import load_cross_encoder
+
+        return load_cross_encoder()
+    from clinrag.tools.onnx_models import load_onnx_cross_encoder
+
+    return load_onnx_cross_encoder()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from clinrag.tools.nli_trained import MODEL_DIR
+from clinrag.tools.nli_trained import MODEL_DIR, file_digest
 
 CROSS_ENCODER_FILE = "cross_encoder_top.safetensors"
 FROZEN_LAYERS = 4  # embeddings and layers 0-3 stay as shipped; layers 4-5, pooler and head are trained
@@ -65,6 +65,7 @@ class CrossEncoderNLI:
         self.model.load_state_dict(shipped, strict=False)
         self.model.eval()
         self.batch_size = batch_size
+        self.fingerprint = f"{self.name}:{file_digest(Path(path))}"
 
     def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         if not pairs:

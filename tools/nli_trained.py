@@ -24,6 +24,12 @@ MODEL_DIR = PACKAGE_DIR / "models" / "nli"
 FEATURE_MODEL = "feature_mlp.npz"
 
 
+def file_digest(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
 def _softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
@@ -36,6 +42,7 @@ class FeatureNLI:
     name = "feature-mlp"
 
     def __init__(self, path: Path | str = MODEL_DIR / FEATURE_MODEL):
+        self.fingerprint = f"{self.name}:{file_digest(Path(path))}"  # keys stored pair scores to these weights
         data = np.load(path)
         self.mean, self.scale = data["mean"], data["scale"]
         n_layers = int(data["n_layers"])
@@ -75,6 +82,7 @@ class TwoStageNLI:
     def __init__(self, first, second, top_n: int = 16):
         self.first, self.second, self.top_n = first, second, top_n
         self.name = f"two-stage({first.name}+{second.name}, top {top_n})"
+        self.fingerprint = f"two-stage:{first.fingerprint}+{second.fingerprint}:{top_n}"
 
     def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         probs = self.first.predict(pairs)

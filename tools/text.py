@@ -41,7 +41,13 @@ def _segmenter():
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of a passage (pysbd), stripped, empty ones dropped."""
-    return [s.strip() for s in _segmenter().segment(text) if s.strip()]
+    return list(_split_cached(text))
+
+
+@lru_cache(maxsize=50_000)
+def _split_cached(text: str) -> tuple[str, ...]:
+    # pysbd takes ~1 ms per sentence; the same corpus passages are split again on every question
+    return tuple(s.strip() for s in _segmenter().segment(text) if s.strip())
 
 
 _YEAR_CUE = re.compile(r"\b(?:in|before|until|by|as of|during|around|back in)\s+((?:19|20)\d{2})\b", re.I)

