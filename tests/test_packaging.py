@@ -38,6 +38,9 @@ EXPECTED_FILES = [
     "clinrag/corpus/guidelines.jsonl",
     "clinrag/corpus/guidelines.scope.yaml",
     "clinrag/evals/data/guideline_drift.jsonl",
+    "clinrag/models/nli/feature_mlp.npz",  # the trained NLI models ship inside the package
+    "clinrag/models/nli/cross_encoder_top.safetensors",
+    "clinrag/models/nli/MODEL_CARD.md",
 ]
 
 PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1", "PIP_NO_INDEX": "1"}
