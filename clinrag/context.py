@@ -87,8 +87,11 @@ class Context:
         metadata={"description": "...and more similar to it than to anything in scope by at least this margin."},
     )
     nli_backend: str = field(
-        default="lexical",
-        metadata={"description": "'lexical' (negation/direction/number baseline) or a path to a Hugging Face NLI model."},
+        default="cross-encoder",
+        metadata={
+            "description": "'cross-encoder' (trained here, int8 ONNX), 'feature', 'two-stage', 'cross-encoder-torch', "
+            "'lexical' (negation/direction/number baseline) or a path to a Hugging Face NLI model folder."
+        },
     )
     pair_similarity_threshold: float = field(
         default=0.6,  # = tools.contradiction.DEFAULT_PAIR_THRESHOLD, where the measurements behind it are

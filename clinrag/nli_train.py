@@ -87,4 +87,13 @@ def _as_feature_model(clf, mean: np.ndarray, scale: np.ndarray) -> FeatureNLI:
 
 
 def write_report(report: dict, out_dir: Path = MODEL_DIR) -> None:
-    (out_dir / "training.json").write_text(json.dumps(report, indent=2))
+    """Merge into ``training.json``: retraining one stage keeps the other stage's report."""
+    path = out_dir / "training.json"
+    try:
+        merged = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        merged = {}
+    if "stage" in merged:  # the single-stage layout of the first release
+        merged = {"feature": merged}
+    merged.update(report)
+    path.write_text(json.dumps(merged, indent=2))

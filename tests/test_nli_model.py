@@ -106,13 +106,16 @@ class Fixed:
         return self.rows[: len(pairs)].copy()
 
 
-def test_two_stage_rescores_only_the_top_pairs():
+def test_two_stage_rescores_only_pairs_past_the_gate():
     first = Fixed([[0.8, 0.1, 0.1], [0.1, 0.1, 0.8], [0.2, 0.2, 0.6]], "first")
     second = Fixed([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]], "second")
-    probs = TwoStageNLI(first, second, top_n=2).predict([("a", "1"), ("b", "2"), ("c", "3")])
-    assert second.calls == [[("b", "2"), ("c", "3")]]  # the two most contradictory by the first stage
+    first.fingerprint, second.fingerprint = "f", "s"
+    probs = TwoStageNLI(first, second, gate=0.3).predict([("a", "1"), ("b", "2"), ("c", "3")])
+    assert second.calls == [[("b", "2"), ("c", "3")]]  # p_contradiction 0.8 and 0.6 pass the gate, 0.1 does not
     assert np.allclose(probs[0], [0.8, 0.1, 0.1])
     assert np.allclose(probs[1], [0.05, 0.05, 0.9]) and np.allclose(probs[2], [0.6, 0.1, 0.3])
+    only_first = TwoStageNLI(first, second, gate=0.3).predict([("a", "1")])
+    assert np.allclose(only_first[0], [0.8, 0.1, 0.1]) and len(second.calls) == 1  # a pair's score is its own
 
 
 def test_contradiction_score_cli(capsys, monkeypatch):
@@ -130,3 +133,61 @@ def test_contradiction_score_cli_rejects_bad_lines(tmp_path, capsys):
     path.write_text('{"a": "x", "b": "y"}\n{"a": "only a"}\n')
     assert main(["contradiction", "score", "--pairs", str(path), "--backend", "lexical"]) == 2
     assert "pairs.jsonl:2" in capsys.readouterr().err
+
+
+PAIRS = [
+    ("Aspirin reduced the risk of stroke in adults.", "Aspirin reduces stroke risk in adults."),
+    ("Aspirin reduced the risk of stroke in adults.", "Aspirin does not reduce stroke risk in adults."),
+    ("Masks reduce the spread of the virus.", "The weather in Paris is mild in spring."),
+]
+
+
+def test_cached_activations_reproduce_the_full_cross_encoder():
+    """Training runs only the top layers on cached lower-layer states: that must equal the whole model."""
+    import torch
+
+    from clinrag.nli_data import Pair
+    from clinrag.nli_train_cross import cache_frozen_activations, predict_cached
+    from clinrag.tools.nli_cross_encoder import new_cross_encoder
+
+    torch.manual_seed(0)
+    model, tokenizer = new_cross_encoder()
+    model.eval()
+    pairs = [Pair(premise=a, hypothesis=b, label="neutral", source="t", group="g") for a, b in PAIRS]
+    cached = predict_cached(model, cache_frozen_activations(model, tokenizer, pairs))
+    with torch.inference_mode():
+        enc = tokenizer([a for a, _ in PAIRS], [b for _, b in PAIRS], padding=True, return_tensors="pt")
+        full = model(**enc).logits.softmax(-1).numpy()
+    np.testing.assert_allclose(cached, full, atol=5e-3)  # fp16 cache
+
+
+def test_cross_encoder_training_ships_only_the_trained_tensors(tmp_path):
+    from safetensors.numpy import load_file
+
+    from clinrag.nli_data import Pair
+    from clinrag.nli_train_cross import train_cross_encoder
+    from clinrag.tools.nli_cross_encoder import CROSS_ENCODER_FILE, FROZEN_LAYERS, CrossEncoderNLI
+
+    labels = ["entailment", "contradiction", "neutral"]
+    pairs = [Pair(premise=a, hypothesis=b, label=l, source="t", group=str(i)) for i, ((a, b), l) in enumerate(zip(PAIRS, labels))]
+    report = train_cross_encoder(pairs, pairs, budget_minutes=0.02, out_dir=tmp_path, log=lambda m: None)
+    assert report["epochs"] and report["n_train"] == 3
+    shipped = load_file(str(tmp_path / CROSS_ENCODER_FILE))
+    assert all(k.startswith((f"bert.encoder.layer.{FROZEN_LAYERS}.", f"bert.encoder.layer.{FROZEN_LAYERS + 1}.",
+                             "bert.pooler.", "classifier.")) for k in shipped)
+    assert all(v.dtype == np.float16 for v in shipped.values())
+    probs = CrossEncoderNLI(tmp_path / CROSS_ENCODER_FILE).predict(PAIRS)
+    assert probs.shape == (3, 3) and np.allclose(probs.sum(1), 1, atol=1e-5)
+
+
+def test_shipped_cross_encoder_int8_onnx_agrees_with_torch(guideline_index):
+    from clinrag.tools.nli import get_nli_backend
+    from clinrag.tools.onnx_models import OnnxCrossEncoderNLI
+
+    onnx_model = get_nli_backend("cross-encoder")
+    assert isinstance(onnx_model, OnnxCrossEncoderNLI)
+    torch_probs = get_nli_backend("cross-encoder-torch").predict(PAIRS)
+    onnx_probs = onnx_model.predict(PAIRS)
+    assert np.abs(onnx_probs - torch_probs).max() < 0.1
+    assert (onnx_probs.argmax(1) == torch_probs.argmax(1)).all()
+    assert onnx_probs[1, 2] > onnx_probs[0, 2]  # "does not reduce" contradicts more than the paraphrase

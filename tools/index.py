@@ -169,8 +169,8 @@ def build_index(
     load_scope(corpus_path)  # a malformed scope file fails here too
     index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
     defaults = Context()
+    export_encoder()  # first: the NLI backend below runs on ONNX once the encoder export is there
     backend = get_nli_backend(nli_backend or defaults.nli_backend)
-    export_encoder()
     passages = [p for doc in docs for p in chunk_document(doc)]
     vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
     index = make_faiss_index(vectors, faiss_index_kind)
@@ -184,7 +184,8 @@ def build_index(
         np.save(tmp / "sentences.npy", sentence_vectors)
         precompute_pair_scores(tmp, [s for s, _ in sentences], [d for _, d in sentences], sentence_vectors,
                                {d.doc_id: d.topic for d in docs}, backend,
-                               pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold)
+                               pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold,
+                               show_progress=show_progress)
         with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
             for p in passages:
                 fh.write(p.model_dump_json() + "\n")

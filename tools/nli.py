@@ -123,13 +123,21 @@ class HFSequenceClassificationNLI:
 BACKENDS = ("lexical", "feature", "cross-encoder", "cross-encoder-torch", "two-stage")
 
 
-@lru_cache(maxsize=4)
-def get_nli_backend(spec: str = "lexical") -> NLIBackend:
+def get_nli_backend(spec: str = "cross-encoder") -> NLIBackend:
     """A named backend (``lexical``, and the models trained here: ``feature``, ``cross-encoder``,
-    ``two-stage``) or a path to a local Hugging Face NLI model folder.
+    ``two-stage``) or a path to a local Hugging Face NLI model folder; loaded once per process.
 
     The cross-encoder runs as int8 ONNX (exported once from the shipped weights) unless
     ``CLINRAG_MODEL_RUNTIME=torch``; ``cross-encoder-torch`` names the fp32 torch model explicitly."""
+    if spec in ("cross-encoder", "two-stage"):
+        from clinrag.tools.embeddings import model_runtime
+
+        return _load_backend(spec, model_runtime())
+    return _load_backend(spec, None)
+
+
+@lru_cache(maxsize=8)
+def _load_backend(spec: str, runtime: str | None) -> NLIBackend:
     if spec == "lexical":
         return LexicalNLI()
     if spec in BACKENDS:
@@ -137,18 +145,15 @@ def get_nli_backend(spec: str = "lexical") -> NLIBackend:
 
         if spec == "feature":
             return load_feature_model()
-        if spec in ("cross-encoder", "cross-encoder-torch"):
-            return _cross_encoder(torch=spec == "cross-encoder-torch")
-        return TwoStageNLI(load_feature_model(), _cross_encoder())
+        cross_encoder = _cross_encoder(torch=spec == "cross-encoder-torch" or runtime == "torch")
+        return TwoStageNLI(load_feature_model(), cross_encoder) if spec == "two-stage" else cross_encoder
     if not Path(spec).is_dir():
         raise ValueError(f"NLI backend {spec!r}: expected one of {', '.join(BACKENDS)} or a local Hugging Face model folder")
     return HFSequenceClassificationNLI(spec)
 
 
-def _cross_encoder(torch: bool = False):
-    from clinrag.tools.embeddings import model_runtime
-
-    if torch or model_runtime() == "torch":
+def _cross_encoder(torch: bool):
+    if torch:
         from clinrag.tools.nli_cross_encoder import load_cross_encoder
 
         return load_cross_encoder()

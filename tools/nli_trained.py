@@ -5,8 +5,8 @@
 * ``CrossEncoderNLI`` (second stage): MiniLM as a cross-encoder whose lower layers are the shipped
   all-MiniLM-L6-v2 weights (frozen in training) and whose top layers and head were fine-tuned here; only the
   fine-tuned tensors ship. Used for the few top pairs of a query.
-* ``TwoStageNLI``: the first stage on all pairs, the second stage on the ``top_n`` pairs the first stage
-  finds most contradictory, probabilities averaged there.
+* ``TwoStageNLI``: the first stage on all pairs, the second stage on the pairs the first stage finds possibly
+  contradictory, probabilities averaged there.
 """
 
 from __future__ import annotations
@@ -77,16 +77,20 @@ def load_feature_model(path: str = str(MODEL_DIR / FEATURE_MODEL)) -> FeatureNLI
 
 
 class TwoStageNLI:
-    """First stage on every pair; the second stage re-scores the ``top_n`` most contradictory ones."""
+    """First stage on every pair; the second stage re-scores the pairs the first finds possibly contradictory
+    (p_contradiction >= ``gate``), probabilities averaged there.
 
-    def __init__(self, first, second, top_n: int = 16):
-        self.first, self.second, self.top_n = first, second, top_n
-        self.name = f"two-stage({first.name}+{second.name}, top {top_n})"
-        self.fingerprint = f"two-stage:{first.fingerprint}+{second.fingerprint}:{top_n}"
+    A gate rather than a top-n per call: each pair's score then depends on that pair only, so it can be cached
+    and precomputed (``tools/pair_scores.py``)."""
+
+    def __init__(self, first, second, gate: float = 0.3):
+        self.first, self.second, self.gate = first, second, gate
+        self.name = f"two-stage({first.name}+{second.name}, gate {gate})"
+        self.fingerprint = f"two-stage:{first.fingerprint}+{second.fingerprint}:{gate}"
 
     def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         probs = self.first.predict(pairs)
-        if len(pairs):
-            top = np.argsort(-probs[:, 2])[: self.top_n]
-            probs[top] = (probs[top] + self.second.predict([pairs[i] for i in top])) / 2
+        rescore = np.flatnonzero(probs[:, 2] >= self.gate) if len(pairs) else []
+        if len(rescore):
+            probs[rescore] = (probs[rescore] + self.second.predict([pairs[i] for i in rescore])) / 2
         return probs

@@ -14,6 +14,7 @@ changed is re-exported, never used. ``clinrag index build`` exports them, so a q
 from __future__ import annotations
 
 import json
+import logging
 import os
 import warnings
 from functools import lru_cache
@@ -137,22 +138,45 @@ def export_cross_encoder(folder: Path | None = None) -> Path:
     fp32 = folder / f".{CROSS_ENCODER_ONNX_FILE}.fp32.onnx"
     _export(ce.model, {n: enc[n] for n in names}, ["logits"], {**_dynamic_axes(names), "logits": {0: "batch"}}, fp32)
     tmp = folder / f".{CROSS_ENCODER_ONNX_FILE}.tmp"
-    quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8, per_channel=True)
+    root_level = logging.getLogger().level
+    logging.getLogger().setLevel(logging.ERROR)  # the quantizer logs advice about pre-processing on the root logger
+    try:
+        quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8, per_channel=True)
+    finally:
+        logging.getLogger().setLevel(root_level)
     fp32.unlink()
     tmp.replace(folder / CROSS_ENCODER_ONNX_FILE)
     _record(folder, CROSS_ENCODER_ONNX_FILE, source)
     return folder / CROSS_ENCODER_ONNX_FILE
 
 
-def _session(path: Path):
+def _session(path: Path, threads: int):
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
-    # one thread per op: on a 2-core machine that also serves other work, 2 threads cost more than they gain in
-    # latency (measured: p95 35 ms vs 540 ms for search under load); CLINRAG_ONNX_THREADS overrides
-    opts.intra_op_num_threads = int(os.environ.get("CLINRAG_ONNX_THREADS", "1"))
+    opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+class _Sessions:
+    """A one-thread session for queries and, created on first bulk call, an all-cores session for bulk work.
+
+    Why two: for one query on a shared 2-core machine a second thread costs more than it gains in tail latency
+    (the issue's measurements: p95 35 ms vs 540 ms under load), while index builds want every core.
+    ``CLINRAG_ONNX_THREADS`` overrides the query session's thread count."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.query = _session(path, int(os.environ.get("CLINRAG_ONNX_THREADS", "1")))
+        self._bulk = None
+
+    def run(self, feed: dict, bulk: bool) -> np.ndarray:
+        if bulk and (os.cpu_count() or 1) > 1:
+            if self._bulk is None:
+                self._bulk = _session(self.path, os.cpu_count() or 1)
+            return self._bulk.run(None, feed)[0]
+        return self.query.run(None, feed)[0]
 
 
 def _tokenizer(max_length: int):
@@ -176,7 +200,7 @@ class OnnxEncoder:
     """Unit-normalized MiniLM sentence embeddings on ONNX Runtime (mean pooling over real tokens)."""
 
     def __init__(self, path: Path):
-        self.session = _session(path)
+        self.sessions = _Sessions(path)
         self.tokenizer = _tokenizer(ENCODER_MAX_LENGTH)
 
     def encode(self, texts: list[str], batch_size: int = 32, progress=None) -> np.ndarray:
@@ -185,7 +209,7 @@ class OnnxEncoder:
         for start in range(0, len(texts), batch_size):
             idx = order[start : start + batch_size]
             feed = _feed(self.tokenizer.encode_batch([texts[i] for i in idx]))
-            states = self.session.run(None, feed)[0]
+            states = self.sessions.run(feed, bulk=len(texts) > batch_size)
             mask = feed["attention_mask"][:, :, None].astype(np.float32)
             pooled = (states * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
             out[idx] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
@@ -202,7 +226,7 @@ class OnnxCrossEncoderNLI:
     def __init__(self, path: Path, batch_size: int = 32):
         from clinrag.tools.nli_cross_encoder import MAX_LENGTH
 
-        self.session = _session(path)
+        self.sessions = _Sessions(path)
         self.tokenizer = _tokenizer(MAX_LENGTH)
         self.batch_size = batch_size
         self.fingerprint = f"{self.name}:{path.name}:{_read_manifest(path.parent).get(path.name, '')}"
@@ -212,7 +236,8 @@ class OnnxCrossEncoderNLI:
         order = np.argsort([len(a) + len(b) for a, b in pairs])
         for start in range(0, len(pairs), self.batch_size):
             idx = order[start : start + self.batch_size]
-            logits = self.session.run(None, _feed(self.tokenizer.encode_batch([pairs[i] for i in idx])))[0]
+            feed = _feed(self.tokenizer.encode_batch([pairs[i] for i in idx]))
+            logits = self.sessions.run(feed, bulk=len(pairs) > self.batch_size)
             z = np.exp(logits - logits.max(1, keepdims=True))
             out[idx] = z / z.sum(1, keepdims=True)
         return out

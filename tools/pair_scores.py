@@ -93,12 +93,19 @@ def candidate_pairs(sentences: list[str], sentence_docs: list[str], vectors: np.
 
 
 def precompute_pair_scores(index_dir: Path, sentences: list[str], sentence_docs: list[str], vectors: np.ndarray,
-                           doc_topics: dict[str, str | None], backend, pair_threshold: float) -> int:
+                           doc_topics: dict[str, str | None], backend, pair_threshold: float,
+                           show_progress: bool = False) -> int:
     """Score both directions of every candidate pair and store them in ``index_dir``; returns the pair count."""
     idx = candidate_pairs(sentences, sentence_docs, vectors, doc_topics, pair_threshold)
     ordered = [(i, j) for i, j in idx] + [(j, i) for i, j in idx]
     texts = [(sentences[i], sentences[j]) for i, j in ordered]
-    probs = score_pairs(backend, texts) if texts else np.zeros((0, 3), dtype=np.float32)
+    from tqdm import tqdm
+
+    probs = np.zeros((len(texts), 3), dtype=np.float32)
+    with tqdm(total=len(texts), desc="NLI pairs", unit="pair", disable=not show_progress) as bar:
+        for start in range(0, len(texts), 512):
+            probs[start : start + 512] = score_pairs(backend, texts[start : start + 512])
+            bar.update(len(texts[start : start + 512]))
     np.savez_compressed(
         index_dir / PAIR_SCORES_FILE, a=np.array([i for i, _ in ordered], dtype=np.int32),
         b=np.array([j for _, j in ordered], dtype=np.int32), probs=probs.astype(np.float16),
