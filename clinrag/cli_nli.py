@@ -23,7 +23,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"stage 2: cross-encoder, budget {args.budget_minutes} min", file=sys.stderr)
         data = build_training_data(seed=args.seed)
         report["cross_encoder"] = train_cross_encoder(data["train"], data["val"], args.budget_minutes, out,
-                                                      seed=args.seed, log=lambda m: print(m, file=sys.stderr))
+                                                      seed=args.seed, log=lambda m: print(m, file=sys.stderr),
+                                                      frozen_layers=args.frozen_layers, lr=args.lr)
     write_report(report, out)
     print(json.dumps(report, indent=2))
     return 0
@@ -36,16 +37,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from clinrag.evals.nli import evaluate_backend
     from clinrag.tools.nli import get_nli_backend
 
-    rows = [evaluate_backend(get_nli_backend(spec)) for spec in args.backend]
-    table = Table(title="NLI backends (SciFact dev, HealthVer test, NLI4CT Gold_test)")
-    keys = ["scifact_support_vs_contradict_f1", "scifact_3way_f1", "healthver_test_3way_f1", "nli4ct_gold_f1",
-            "scifact_document_auroc", "seconds"]
-    table.add_column("backend")
-    for key in keys:
-        table.add_column(key.replace("_", " "))
+    rows = [evaluate_backend(get_nli_backend(spec)) | {"spec": spec} for spec in args.backend]
+    table = Table(title="NLI backends, macro-F1 unless noted (SciFact dev, HealthVer test, NLI4CT Gold_test)")
+    columns = {"scifact_support_vs_contradict_f1": "SciFact S vs C", "scifact_3way_f1": "SciFact 3-way",
+               "healthver_test_3way_f1": "HealthVer 3-way", "nli4ct_gold_f1": "NLI4CT E vs C",
+               "scifact_document_auroc": "SciFact doc AUROC", "seconds": "s"}
+    table.add_column("backend", no_wrap=True)
+    for title in columns.values():
+        table.add_column(title, justify="right")
     for row in rows:
-        table.add_row(row["backend"], *[str(row.get(k)) for k in keys])
-    Console().print(table)
+        table.add_row(row["spec"], *[str(row.get(k)) for k in columns])
+    Console(width=max(120, Console().width)).print(table)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps({"metrics": rows}, indent=2))
     return 0
@@ -95,6 +97,8 @@ def register(sub) -> None:
     train.add_argument("--stage", choices=["feature", "cross-encoder", "both"], default="both")
     train.add_argument("--budget-minutes", type=float, default=30.0, help="CPU budget of the cross-encoder stage")
     train.add_argument("--seed", type=int, default=13)
+    train.add_argument("--frozen-layers", type=int, default=4, help="MiniLM layers kept as shipped (of 6)")
+    train.add_argument("--lr", type=float, default=1e-4, help="cross-encoder learning rate")
     train.add_argument("--out", help="output folder (default: the packaged model folder)")
     train.set_defaults(func=cmd_train)
     ev = nli_sub.add_parser("eval", help="print the NLI metrics of one or more backends")

@@ -32,12 +32,13 @@ def _run_layers(model, hidden, mask, layers):
     return hidden
 
 
-def cache_frozen_activations(model, tokenizer, pairs: list[Pair], batch_size: int = 64, progress=None) -> list:
+def cache_frozen_activations(model, tokenizer, pairs: list[Pair], batch_size: int = 64, progress=None,
+                             frozen_layers: int = FROZEN_LAYERS) -> list:
     """Per pair: the hidden states after the frozen layers (fp16, unpadded)."""
     import torch
 
     cached = []
-    frozen = model.bert.encoder.layer[:FROZEN_LAYERS]
+    frozen = model.bert.encoder.layer[:frozen_layers]
     with torch.inference_mode():
         for start in range(0, len(pairs), batch_size):
             batch = pairs[start : start + batch_size]
@@ -65,13 +66,13 @@ def _batch(cached: list, idx) -> tuple:
     return hidden, mask
 
 
-def _logits(model, hidden, mask):
-    top = model.bert.encoder.layer[FROZEN_LAYERS:]
+def _logits(model, hidden, mask, frozen_layers: int = FROZEN_LAYERS):
+    top = model.bert.encoder.layer[frozen_layers:]
     hidden = _run_layers(model, hidden, mask, top)
     return model.classifier(model.dropout(model.bert.pooler(hidden)))
 
 
-def predict_cached(model, cached: list, batch_size: int = 64) -> np.ndarray:
+def predict_cached(model, cached: list, batch_size: int = 64, frozen_layers: int = FROZEN_LAYERS) -> np.ndarray:
     import torch
 
     order = np.argsort([c.shape[0] for c in cached])
@@ -81,12 +82,13 @@ def predict_cached(model, cached: list, batch_size: int = 64) -> np.ndarray:
         for start in range(0, len(cached), batch_size):
             idx = order[start : start + batch_size]
             hidden, mask = _batch(cached, idx)
-            out[idx] = _logits(model, hidden, mask).softmax(-1).numpy()
+            out[idx] = _logits(model, hidden, mask, frozen_layers).softmax(-1).numpy()
     return out
 
 
 def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: float, out_dir: Path = MODEL_DIR,
-                        batch_size: int = 16, lr: float = 1e-4, seed: int = 13, log=print) -> dict:
+                        batch_size: int = 16, lr: float = 1e-4, seed: int = 13, log=print,
+                        frozen_layers: int = FROZEN_LAYERS) -> dict:
     import torch
     from safetensors.torch import save_file
     from sklearn.metrics import f1_score
@@ -97,10 +99,10 @@ def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: floa
     deadline = started + budget_minutes * 60
     model, tokenizer = new_cross_encoder()
     for name, param in model.named_parameters():
-        param.requires_grad = name in trainable_state(model)
+        param.requires_grad = name in trainable_state(model, frozen_layers)
     log(f"caching frozen activations for {len(train) + len(val)} pairs")
-    cached_train = cache_frozen_activations(model, tokenizer, train)
-    cached_val = cache_frozen_activations(model, tokenizer, val)
+    cached_train = cache_frozen_activations(model, tokenizer, train, frozen_layers=frozen_layers)
+    cached_val = cache_frozen_activations(model, tokenizer, val, frozen_layers=frozen_layers)
     cached_at = time.perf_counter()
     y_train = torch.tensor([LABELS.index(p.label) for p in train])
     y_val = np.array([LABELS.index(p.label) for p in val])
@@ -123,21 +125,23 @@ def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: floa
             if time.perf_counter() >= deadline:
                 break
             hidden, mask = _batch(cached_train, idx)
-            loss = loss_fn(_logits(model, hidden, mask), y_train[idx])
+            loss = loss_fn(_logits(model, hidden, mask, frozen_layers), y_train[idx])
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             done += len(idx)
-        val_f1 = float(f1_score(y_val, predict_cached(model, cached_val).argmax(1), average="macro"))
+        val_f1 = float(f1_score(y_val, predict_cached(model, cached_val, frozen_layers=frozen_layers).argmax(1),
+                                average="macro"))
         history.append({"epoch": epoch, "pairs": done, "val_macro_f1": round(val_f1, 4),
                         "minutes": round((time.perf_counter() - started) / 60, 2)})
         log(f"epoch {epoch}: {done} pairs, val macro-F1 {val_f1:.4f}")
         if best is None or val_f1 > best[0]:
-            best = (val_f1, {k: v.detach().to(torch.float16).clone() for k, v in trainable_state(model).items()})
+            best = (val_f1, {k: v.detach().to(torch.float16).clone()
+                             for k, v in trainable_state(model, frozen_layers).items()})
     out_dir.mkdir(parents=True, exist_ok=True)
     save_file(best[1], str(out_dir / CROSS_ENCODER_FILE))
     return {
-        "stage": "cross-encoder", "frozen_layers": FROZEN_LAYERS, "max_length": MAX_LENGTH, "batch_size": batch_size,
+        "stage": "cross-encoder", "frozen_layers": frozen_layers, "max_length": MAX_LENGTH, "batch_size": batch_size,
         "lr": lr, "budget_minutes": budget_minutes, "cache_minutes": round((cached_at - started) / 60, 2),
         "train_minutes": round((time.perf_counter() - started) / 60, 2), "epochs": history,
         "best_val_macro_f1": round(best[0], 4), "n_train": len(train), "n_val": len(val), "seed": seed,

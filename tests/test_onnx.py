@@ -62,15 +62,36 @@ def test_bad_runtime_setting_is_a_clear_error(monkeypatch):
 
 
 def test_a_query_imports_neither_torch_nor_sentence_transformers(exported):
-    """A fresh process answers a question from the built index without loading torch."""
+    """A fresh `clinrag ask` process answers from the built index without loading torch."""
     code = (
         "import sys\n"
-        "from clinrag.run import ask\n"
-        "result = ask('At what age should average-risk adults start colorectal cancer screening?')\n"
-        "assert result.answer, result\n"
-        "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
+        "from clinrag.cli import main\n"
+        "rc = main(['ask', '--json', 'At what age should average-risk adults start colorectal cancer screening?'])\n"
+        "print('@@', rc, sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                          env={**os.environ, "CLINRAG_MODEL_RUNTIME": "auto"})
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
+    answer = json.loads(out.stdout.splitlines()[0])
+    assert answer["decision"] == "answer" and answer["evidence"]
+    assert out.stdout.strip().splitlines()[-1] == "@@ 0 []", out.stdout[-500:]
+
+
+def test_a_question_is_embedded_once_and_corpus_texts_never(exported, guideline_index, monkeypatch):
+    """Per run, the encoder sees the question (and hypotheses) once; titles, scope texts, passage sentences and
+    precomputed NLI pairs come from the index."""
+    from clinrag.run import ask
+    from clinrag.tools import onnx_models
+    from clinrag.tools.index import corpus_texts
+
+    encoder = onnx_models.load_onnx_encoder()
+    seen: list[str] = []
+    real_encode = encoder.encode
+    monkeypatch.setattr(encoder, "encode", lambda texts, **kw: (seen.extend(texts), real_encode(texts, **kw))[1])
+    question = "How often should average-risk women aged 50 to 74 have screening mammography, per the guidelines?"
+    result = ask(question)
+    assert result.decision == "answer"
+    assert seen.count(question) == 1
+    constant = set(corpus_texts(list(guideline_index.docs.values()), guideline_index.scope))
+    assert not constant & set(seen)
+    assert not set(guideline_index.sentences) & set(seen)

@@ -7,6 +7,10 @@ Layout of an index folder::
                        (IndexHNSWFlat, M=16, efConstruction=200) from HNSW_MIN_PASSAGES passages on
     passages.jsonl     one Passage per vector, in vector order, with its document's metadata
     sentences.npy      unit vectors of every passage sentence (for sentence-level support, scope and NLI)
+    sentences.json     those sentences, one list per passage (not split again at every process start)
+    corpus_texts.json  texts the graph embeds for every question (document titles, the scope declaration's
+    corpus_texts.npy   descriptions and examples) and their vectors: no first question embeds them
+    pair_scores.npz    NLI scores of the sentence pairs the contradiction check can meet (tools/pair_scores.py)
 
 An index whose manifest does not match the corpus and encoder in use is rebuilt, never used.
 Builds go to a temporary folder that replaces the old one only when complete.
@@ -37,7 +41,7 @@ from clinrag.tools.text import content_tokens, split_sentences
 
 log = logging.getLogger(__name__)
 
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3  # 3: stored sentence lists, corpus texts, pair scores; ONNX export at build
 MAX_PASSAGE_WORDS = 120
 # Exact search is fast enough below this many passages (a 384-d flat scan of 50k vectors is a few ms); above it,
 # HNSW with the TGA-PubMed paper's parameters. efSearch is raised to at least the candidate pool at load time.
@@ -141,10 +145,19 @@ def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
     for key, expected in checks.items():
         if manifest.get(key) != expected:
             return f"manifest {key} is {manifest.get(key)!r}, expected {expected!r}"
-    for name in ("index.faiss", "passages.jsonl", "sentences.npy"):
+    for name in ("index.faiss", "passages.jsonl", "sentences.npy", "sentences.json", "corpus_texts.json"):
         if not (index_dir / name).is_file():
             return f"{name} is missing"
     return None
+
+
+def corpus_texts(docs: list[Document], scope: ScopeDeclaration | None) -> list[str]:
+    """Texts the graph embeds on every question whatever it asks: document titles and the scope declaration."""
+    texts = [d.title for d in docs]
+    if scope is not None:
+        texts += [scope.description, *scope.in_scope_examples]
+        texts += [t for cat in scope.out_of_scope for t in (cat.description, *cat.examples)]
+    return list(dict.fromkeys(texts))
 
 
 def build_index(
@@ -174,14 +187,20 @@ def build_index(
     passages = [p for doc in docs for p in chunk_document(doc)]
     vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
     index = make_faiss_index(vectors, faiss_index_kind)
-    sentences = [(s, p.doc_id) for p in passages for s in split_sentences(p.text)]
+    per_passage = [split_sentences(p.text) for p in passages]
+    sentences = [(s, p.doc_id) for p, sents in zip(passages, per_passage) for s in sents]
     sentence_vectors = embed_texts([s for s, _ in sentences], show_progress=show_progress)
+    texts = corpus_texts(docs, load_scope(corpus_path))
+    text_vectors = embed_texts(texts)
 
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{index_dir.name}.", dir=index_dir.parent))
     try:
         faiss.write_index(index, str(tmp / "index.faiss"))
         np.save(tmp / "sentences.npy", sentence_vectors)
+        (tmp / "sentences.json").write_text(json.dumps(per_passage))
+        (tmp / "corpus_texts.json").write_text(json.dumps(texts))
+        np.save(tmp / "corpus_texts.npy", text_vectors)
         precompute_pair_scores(tmp, [s for s, _ in sentences], [d for _, d in sentences], sentence_vectors,
                                {d.doc_id: d.topic for d in docs}, backend,
                                pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold,
@@ -249,11 +268,12 @@ class CorpusIndex:
         if faiss_index.ntotal != len(passages):
             raise StaleIndexError(f"{index_dir}: {faiss_index.ntotal} vectors for {len(passages)} passages")
         vectors = faiss_index.reconstruct_n(0, faiss_index.ntotal)
-        sentences = [split_sentences(p.text) for p in passages]
+        sentences = json.loads((index_dir / "sentences.json").read_text())
         sentence_vectors = np.load(index_dir / "sentences.npy")
         if len(sentence_vectors) != sum(map(len, sentences)):
             raise StaleIndexError(f"{index_dir}: sentence vectors do not match the passages")
         prime_cache([s for sents in sentences for s in sents], sentence_vectors)
+        prime_cache(json.loads((index_dir / "corpus_texts.json").read_text()), np.load(index_dir / "corpus_texts.npy"))
         tokens = [content_tokens(embedding_text(p)) for p in passages]
         bm25 = bm25s.BM25()
         bm25.index(tokens, show_progress=False)

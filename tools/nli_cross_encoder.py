@@ -15,7 +15,7 @@ import numpy as np
 from clinrag.tools.nli_trained import MODEL_DIR, file_digest
 
 CROSS_ENCODER_FILE = "cross_encoder_top.safetensors"
-FROZEN_LAYERS = 4  # embeddings and layers 0-3 stay as shipped; layers 4-5, pooler and head are trained
+FROZEN_LAYERS = 4  # default: embeddings and layers 0-3 stay as shipped; layers 4-5, pooler and head are trained
 MAX_LENGTH = 128
 ID2LABEL = {0: "entailment", 1: "neutral", 2: "contradiction"}
 
@@ -40,9 +40,9 @@ def new_cross_encoder():
     return model, AutoTokenizer.from_pretrained(path, local_files_only=True)
 
 
-def trainable_state(model) -> dict:
+def trainable_state(model, frozen_layers: int = FROZEN_LAYERS) -> dict:
     """The tensors that training changes (and that ship)."""
-    prefixes = [f"bert.encoder.layer.{i}." for i in range(FROZEN_LAYERS, model.config.num_hidden_layers)]
+    prefixes = [f"bert.encoder.layer.{i}." for i in range(frozen_layers, model.config.num_hidden_layers)]
     prefixes += ["bert.pooler.", "classifier."]
     return {k: v for k, v in model.state_dict().items() if any(k.startswith(p) for p in prefixes)}
 
@@ -59,9 +59,13 @@ class CrossEncoderNLI:
         self._torch = torch
         self.model, self.tokenizer = new_cross_encoder()
         shipped = {k: v.float() for k, v in load_file(str(path)).items()}
-        missing = set(trainable_state(self.model)) - set(shipped)
-        if missing:
-            raise ValueError(f"{path}: missing tensors {sorted(missing)[:3]}...")
+        frozen = min((int(k.split(".")[3]) for k in shipped if k.startswith("bert.encoder.layer.")),
+                     default=self.model.config.num_hidden_layers)  # the lowest trained layer in the file
+        missing = set(trainable_state(self.model, frozen)) - set(shipped)
+        unknown = set(shipped) - set(self.model.state_dict())
+        if missing or unknown:
+            raise ValueError(f"{path}: not a clinrag cross-encoder file (missing {sorted(missing)[:3]}, "
+                             f"unknown {sorted(unknown)[:3]})")
         self.model.load_state_dict(shipped, strict=False)
         self.model.eval()
         self.batch_size = batch_size

@@ -224,20 +224,28 @@ class OnnxCrossEncoderNLI:
     name = "cross-encoder-onnx"
 
     def __init__(self, path: Path, batch_size: int = 32):
+        self.path, self.batch_size = path, batch_size
+        self.fingerprint = f"{self.name}:{path.name}:{_read_manifest(path.parent).get(path.name, '')}"
+        self._loaded = None  # (sessions, tokenizer) on first use: a question whose pairs are all precomputed
+        # never loads the model
+
+    def _model(self):
         from clinrag.tools.nli_cross_encoder import MAX_LENGTH
 
-        self.sessions = _Sessions(path)
-        self.tokenizer = _tokenizer(MAX_LENGTH)
-        self.batch_size = batch_size
-        self.fingerprint = f"{self.name}:{path.name}:{_read_manifest(path.parent).get(path.name, '')}"
+        if self._loaded is None:
+            self._loaded = (_Sessions(self.path), _tokenizer(MAX_LENGTH))
+        return self._loaded
 
     def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), 3))
+        if not pairs:
+            return out
+        sessions, tokenizer = self._model()
         order = np.argsort([len(a) + len(b) for a, b in pairs])
         for start in range(0, len(pairs), self.batch_size):
             idx = order[start : start + self.batch_size]
-            feed = _feed(self.tokenizer.encode_batch([pairs[i] for i in idx]))
-            logits = self.sessions.run(feed, bulk=len(pairs) > self.batch_size)
+            feed = _feed(tokenizer.encode_batch([pairs[i] for i in idx]))
+            logits = sessions.run(feed, bulk=len(pairs) > self.batch_size)
             z = np.exp(logits - logits.max(1, keepdims=True))
             out[idx] = z / z.sum(1, keepdims=True)
         return out

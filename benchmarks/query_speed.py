@@ -1,0 +1,184 @@
+"""Query-time speed: clinrag's fast path against the straightforward path, in one run.
+
+* fast: ONNX Runtime encoders (no torch import), sentence-pair NLI scores precomputed at index time and cached.
+* straightforward: torch + sentence-transformers encoders (``CLINRAG_MODEL_RUNTIME=torch``), every sentence pair
+  scored by the NLI backend on every question, as before issue 7.
+
+Every measurement runs in fresh child processes of this script (one process tree), same index, same questions:
+
+* cold start: process launch to first answer (imports, model and index load, one question); median of --cold-runs
+* warm: ``ask()`` over all guideline-drift questions (contradiction check on), p50/p95, after one warm-up
+  question; query vectors are evicted between passes (pair scores stay: that is what the cache is for)
+* pool: the contradiction check alone on a 20-abstract PubMed pool (PubMedQA abstracts from the data directory),
+  models loaded; uncached (sentence embeddings and pair scores computed) and, for the fast path, from the
+  precomputed graph (sentence vectors and pair scores stored as an index build stores them)
+
+    .venv/bin/python benchmarks/query_speed.py [--repeats 2] [--cold-runs 3] [--json-out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+GOALS = {"cold_start_s": 1.5, "warm_p50_ms": 250, "warm_p95_ms": 600, "pool_uncached_s": 1.0,
+         "pool_precomputed_s": 0.05}
+
+CHILD = r"""
+import json, sys, time, warnings
+launch = float(sys.argv[1]); mode = sys.argv[2]; path = sys.argv[3]; arg = sys.argv[4]
+warnings.filterwarnings("ignore")
+if path == "straightforward":
+    # every pair scored on every question: no stored pair scores, no pair-score cache
+    from clinrag.tools import contradiction, pair_scores
+    pair_scores.load_pair_scores = lambda *a, **k: 0
+    contradiction.score_pairs = lambda backend, pairs: backend.predict(pairs)
+out = {}
+if mode == "cold":
+    from clinrag.run import ask
+    result = ask(arg)
+    out = {"first_answer_s": time.time() - launch, "decision": result.decision}
+elif mode == "warm":
+    sys.path.insert(0, %(here)r)
+    from query_speed import warm
+    out = warm(json.loads(arg))
+elif mode == "pool":
+    sys.path.insert(0, %(here)r)
+    from query_speed import pool
+    out = pool(path)
+out["torch_imported"] = "torch" in sys.modules
+print("@@RESULT@@" + json.dumps(out))
+""" % {"here": str(HERE)}
+
+
+def child(mode: str, path: str, arg: str = "") -> dict:
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", "CLINRAG_MODEL_RUNTIME": "torch" if path == "straightforward" else "auto"}
+    proc = subprocess.run([sys.executable, "-c", CHILD, repr(time.time()), mode, path, arg], capture_output=True,
+                          text=True, env=env)
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("@@RESULT@@")), None)
+    if proc.returncode != 0 or line is None:
+        raise RuntimeError(f"{mode}/{path} child failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    return json.loads(line.removeprefix("@@RESULT@@"))
+
+
+def _ms(values: list[float]) -> dict:
+    ms = np.asarray(values) * 1000
+    return {"n": len(ms), "p50": round(float(np.percentile(ms, 50)), 1), "p95": round(float(np.percentile(ms, 95)), 1),
+            "max": round(float(ms.max()), 1)}
+
+
+def warm(spec: dict) -> dict:
+    """In a child: warm ask() latency over the questions."""
+    from clinrag.context import Context
+    from clinrag.run import ask
+    from clinrag.tools import embeddings
+
+    ctx = Context()
+    ask("Which organizations issue guidance on colorectal cancer screening?", ctx)  # warm-up, not a case
+    index_sentences = set(embeddings._cache)
+    times = []
+    for _ in range(spec["repeats"]):
+        embeddings.forget_cached([k for k in embeddings._cache if k not in index_sentences])  # query vectors
+        for q in spec["questions"]:
+            t0 = time.perf_counter()
+            ask(q, ctx)
+            times.append(time.perf_counter() - t0)
+    return {"warm": _ms(times)}
+
+
+def pool(path: str) -> dict:
+    """In a child: the contradiction check on a 20-abstract pool, uncached and (fast path) precomputed."""
+    import tempfile
+
+    from nli_speed import pubmedqa_pool
+
+    from clinrag.context import Context
+    from clinrag.tools import embeddings, pair_scores
+    from clinrag.tools.contradiction import contradiction_graph
+    from clinrag.tools.nli import get_nli_backend
+    from clinrag.tools.text import split_sentences
+
+    ctx = Context()
+    texts = pubmedqa_pool(20)
+    backend = get_nli_backend(ctx.nli_backend)
+    contradiction_graph({"x": "Aspirin lowers risk. It works.", "y": "Aspirin does not lower risk."}, backend)  # load
+    t0 = time.perf_counter()
+    edges, _ = contradiction_graph(texts, backend, ctx.pair_similarity_threshold)
+    out = {"pool_uncached_s": time.perf_counter() - t0, "pool_edges": len(edges)}
+    if path == "fast":  # as an index build stores them: sentence vectors and pair scores of related documents
+        doc_of = [(s, d) for d, t in texts.items() for s in split_sentences(t)]
+        sentences = [s for s, _ in doc_of]
+        vectors = embeddings.embed_texts(sentences)
+        with tempfile.TemporaryDirectory() as tmp:
+            pair_scores.precompute_pair_scores(Path(tmp), sentences, [d for _, d in doc_of], vectors,
+                                               dict.fromkeys(texts), backend, ctx.pair_similarity_threshold)
+            pair_scores.forget_pair_scores()
+            embeddings.forget_cached(sentences)
+            embeddings.prime_cache(sentences, vectors)  # what loading the index does
+            pair_scores.load_pair_scores(Path(tmp), sentences, backend)
+        t0 = time.perf_counter()
+        edges2, _ = contradiction_graph(texts, backend, ctx.pair_similarity_threshold)
+        out.update(pool_precomputed_s=time.perf_counter() - t0, same_edges=edges2 == edges)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--cold-runs", type=int, default=3)
+    ap.add_argument("--json-out")
+    args = ap.parse_args()
+
+    from clinrag.context import Context
+    from clinrag.evals.guideline_drift import load_cases
+    from clinrag.tools.index import get_index
+
+    ctx = Context()
+    load_start = os.getloadavg()
+    get_index(ctx.corpus_path, ctx.index_dir)  # build (untimed) so no measurement includes it
+    cases = load_cases()
+    questions = [c.inputs.question for c in cases]
+    cold_q = next(c.inputs.question for c in cases if c.outputs.decision == "answer")
+    result: dict = {"nli_backend": ctx.nli_backend, "n_questions": len(questions), "repeats": args.repeats}
+    for path in ("fast", "straightforward"):
+        print(f"[{path}] cold starts ...", file=sys.stderr, flush=True)
+        colds = [child("cold", path, cold_q) for _ in range(args.cold_runs)]
+        print(f"[{path}] warm passes over {len(questions)} questions ...", file=sys.stderr, flush=True)
+        warm_stats = child("warm", path, json.dumps({"questions": questions, "repeats": args.repeats}))
+        print(f"[{path}] 20-abstract pool ...", file=sys.stderr, flush=True)
+        pool_stats = child("pool", path)
+        result[path] = {
+            "cold_start_s": round(float(np.median([c["first_answer_s"] for c in colds])), 3),
+            "cold_runs_s": [round(c["first_answer_s"], 3) for c in colds],
+            "torch_imported_in_query": colds[0]["torch_imported"],
+            "warm_p50_ms": warm_stats["warm"]["p50"], "warm_p95_ms": warm_stats["warm"]["p95"],
+            "pool_uncached_s": round(pool_stats["pool_uncached_s"], 3), "pool_edges": pool_stats["pool_edges"],
+        }
+        if "pool_precomputed_s" in pool_stats:
+            result[path]["pool_precomputed_s"] = round(pool_stats["pool_precomputed_s"], 4)
+            result[path]["pool_precomputed_same_edges"] = pool_stats["same_edges"]
+    fast, slow = result["fast"], result["straightforward"]
+    slow["pool_precomputed_s"] = slow["pool_uncached_s"]  # the straightforward path has no precomputed graph
+    print(f"{'measure':22s} {'fast':>10s} {'straightfwd':>12s} {'ratio':>7s} {'goal':>8s}")
+    for key, goal in GOALS.items():
+        ratio = slow[key] / fast[key] if fast[key] else float("inf")
+        result.setdefault("ratios", {})[key] = round(ratio, 1)
+        print(f"{key:22s} {fast[key]:10.3f} {slow[key]:12.3f} {ratio:6.1f}x {goal:8.3f} "
+              f"{'ok' if fast[key] <= goal and ratio >= 5 else 'MISSED'}")
+    print(f"torch imported by the fast query process: {fast['torch_imported_in_query']}; "
+          f"NLI backend {ctx.nli_backend}; load average {load_start} -> {tuple(round(x, 2) for x in os.getloadavg())}")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
