@@ -27,6 +27,7 @@ eval: install
 	$(VENV)/bin/clinrag eval guideline-drift
 
 bench: install
+	$(PY) benchmarks/query_speed.py
 	$(PY) benchmarks/query_latency.py
 	$(PY) benchmarks/retrieval_baselines.py
 	$(PY) benchmarks/pubmed_corpus.py

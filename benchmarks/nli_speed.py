@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import time
 
 
@@ -24,10 +25,16 @@ from clinrag.tools.nli import get_nli_backend
 from clinrag.tools.text import split_sentences
 
 
-def pubmedqa_pool(n: int = 20) -> dict[str, str]:
+def pubmedqa_pool(n: int = 20, candidates: int = 500) -> dict[str, str]:
+    """A pool of related abstracts, as a retrieval condition gets one: the first PubMedQA abstract and the n-1 of
+    the next ``candidates`` sharing most of its content words (word overlap: no model, so nothing is cached)."""
     path = data_dir() / "pubmedqa" / "ori_pqal.json"
-    records = json.loads(path.read_text())
-    return {pmid: " ".join(r["CONTEXTS"]) for pmid, r in list(records.items())[:n]}
+    records = list(json.loads(path.read_text()).items())[:candidates]
+    texts = {pmid: " ".join(r["CONTEXTS"]) for pmid, r in records}
+    words = {pmid: {w for w in re.findall(r"[a-z]{4,}", t.lower())} for pmid, t in texts.items()}
+    seed = records[0][0]
+    ranked = sorted((p for p in texts if p != seed), key=lambda p: -len(words[p] & words[seed]) / len(words[p] | words[seed]))
+    return {p: texts[p] for p in [seed, *ranked[: n - 1]]}
 
 
 def pairs_per_second(backend, pairs: list[tuple[str, str]], batch: int = 32) -> float:

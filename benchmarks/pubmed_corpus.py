@@ -6,7 +6,7 @@ Table 1, and temporal_search latency on the 1,000-abstract PubMedQA corpus.
   distinct years) for the drug-information benchmark questions under each retrieval condition;
 * latency, warm, in process, over the benchmark questions x ``--repeats`` passes (default 1): the query embedding
   on its own (cache evicted), then, with the query vector cached, hybrid_search alone (the baseline every tool
-  starts from), temporal_search's passage ranking, and the three retrieval conditions (pool 20, lexical NLI).
+  starts from), temporal_search's passage ranking, and the three retrieval conditions (pool 20, the default NLI backend).
 
 Run:  .venv/bin/python benchmarks/pubmed_corpus.py [--repeats 3] [--json-out PATH]
 Honours CLINRAG_INDEX_ROOT, CLINRAG_CORPUS_ROOT and CLINRAG_DATA_DIR; builds the corpus and index if missing

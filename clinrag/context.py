@@ -89,7 +89,7 @@ class Context:
     nli_backend: str = field(
         default="cross-encoder",
         metadata={
-            "description": "'cross-encoder' (trained here, int8 ONNX), 'feature', 'two-stage', 'cross-encoder-torch', "
+            "description": "'cross-encoder' (trained here, on ONNX Runtime), 'feature', 'two-stage', 'cross-encoder-torch', "
             "'lexical' (negation/direction/number baseline) or a path to a Hugging Face NLI model folder."
         },
     )

@@ -180,7 +180,7 @@ def test_cross_encoder_training_ships_only_the_trained_tensors(tmp_path):
     assert probs.shape == (3, 3) and np.allclose(probs.sum(1), 1, atol=1e-5)
 
 
-def test_shipped_cross_encoder_int8_onnx_agrees_with_torch(guideline_index):
+def test_shipped_cross_encoder_onnx_agrees_with_torch_and_ignores_batch_mates(guideline_index):
     from clinrag.tools.nli import get_nli_backend
     from clinrag.tools.onnx_models import OnnxCrossEncoderNLI
 
@@ -188,6 +188,7 @@ def test_shipped_cross_encoder_int8_onnx_agrees_with_torch(guideline_index):
     assert isinstance(onnx_model, OnnxCrossEncoderNLI)
     torch_probs = get_nli_backend("cross-encoder-torch").predict(PAIRS)
     onnx_probs = onnx_model.predict(PAIRS)
-    assert np.abs(onnx_probs - torch_probs).max() < 0.1
-    assert (onnx_probs.argmax(1) == torch_probs.argmax(1)).all()
+    np.testing.assert_allclose(onnx_probs, torch_probs, atol=5e-3)  # fp16-stored weights, fp32 compute
+    alone = np.vstack([onnx_model.predict([pair]) for pair in PAIRS])
+    np.testing.assert_allclose(alone, onnx_probs, atol=1e-4)  # a pair's score does not depend on its batch
     assert onnx_probs[1, 2] > onnx_probs[0, 2]  # "does not reduce" contradicts more than the paraphrase

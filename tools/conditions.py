@@ -21,10 +21,10 @@ from typing import Literal, get_args
 
 from clinrag.schema import ContradictionEdge, EvidenceItem
 from clinrag.tools.contradiction import contradiction_graph
-from clinrag.tools.pair_scores import primed_backend
 from clinrag.tools.embeddings import embed_cached
 from clinrag.tools.index import CorpusIndex
 from clinrag.tools.org_diverse import to_evidence
+from clinrag.tools.pair_scores import primed_backend
 from clinrag.tools.temporal import candidate_years, mmr_temporal_rank, temporal_candidates
 
 Condition = Literal["most-similar", "most-contradictory", "least-contradictory"]
@@ -64,8 +64,8 @@ def condition_search(
     lam: float = 0.7,
     alpha: float = 0.7,
     pool: int = CONTRADICTION_POOL,
-    nli_backend: str = "lexical",
-    pair_threshold: float = 0.6,
+    nli_backend: str | None = None,
+    pair_threshold: float | None = None,
     year_from: int | None = None,
     year_to: int | None = None,
     as_of: dt.date | None = None,
@@ -76,7 +76,14 @@ def condition_search(
     """K documents (best passage each) for one condition, plus the scored pool.
 
     Salience is computed only when the condition needs it, unless ``score_contradictions`` is True (reports).
+    ``nli_backend`` and ``pair_threshold`` default to the Context defaults (the graph passes its run's Context).
     """
+    from clinrag.context import Context
+
+    if nli_backend is None or pair_threshold is None:
+        defaults = Context()
+        nli_backend = nli_backend or defaults.nli_backend
+        pair_threshold = defaults.pair_similarity_threshold if pair_threshold is None else pair_threshold
     check_condition(condition)
     candidates = temporal_candidates(
         index, query, year_from=year_from, year_to=year_to, as_of=as_of, pool=pool, per_document=True,

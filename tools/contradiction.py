@@ -2,7 +2,8 @@
 
 For documents a and b: split both into sentences, keep the cross-document sentence pairs whose embedding cosine
 is at least a threshold (pairs about the same thing), score each kept pair with an NLI backend (both
-directions, the larger contradiction probability counts), and
+directions, the larger contradiction probability counts; scores stored with the index or seen before come from
+``tools/pair_scores.py`` instead of the model), and
 
     CNT(a, b)      = max over kept pairs of p_contradiction
     salience(a)    = mean over the other documents b of CNT(a, b)
@@ -25,8 +26,9 @@ from clinrag.tools.text import split_sentences
 
 # The TGA-PubMed paper's 0.75 was for SPECTER embeddings. For all-MiniLM-L6-v2, `clinrag nli threshold`
 # measures on SciFact train that 0.6 keeps 52% of claim-rationale sentence pairs (17% of the others) and 0.45
-# keeps 80% (43%). 0.6 stays the default while the lexical baseline is the default backend: at 0.45 it flags
-# more unrelated pairs between guidelines.
+# keeps 80% (43%). 0.6 stays the default: the extra pairs below it are mostly unrelated sentences, where the
+# trained cross-encoder, like the lexical baseline, still produces false contradictions (README, "Contradiction
+# models").
 DEFAULT_PAIR_THRESHOLD = 0.6
 
 

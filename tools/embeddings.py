@@ -62,11 +62,13 @@ def embed_texts(texts: list[str], show_progress: bool = False) -> np.ndarray:
     if not texts:
         return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
     if model_runtime() == "onnx":
-        from tqdm import tqdm
-
         from clinrag.tools.onnx_models import load_onnx_encoder
 
-        with tqdm(total=len(texts), desc="Batches", unit="text", disable=not show_progress) as bar:
+        if not show_progress:  # the query path: no progress-bar import
+            return load_onnx_encoder().encode(list(texts))
+        from tqdm import tqdm
+
+        with tqdm(total=len(texts), desc="Batches", unit="text") as bar:
             return load_onnx_encoder().encode(list(texts), progress=bar.update)
     model = get_embeddings()
     vecs = model._client.encode(  # the underlying SentenceTransformer, for its progress bar

@@ -127,7 +127,7 @@ def get_nli_backend(spec: str = "cross-encoder") -> NLIBackend:
     """A named backend (``lexical``, and the models trained here: ``feature``, ``cross-encoder``,
     ``two-stage``) or a path to a local Hugging Face NLI model folder; loaded once per process.
 
-    The cross-encoder runs as int8 ONNX (exported once from the shipped weights) unless
+    The cross-encoder runs on ONNX Runtime (exported once from the shipped weights) unless
     ``CLINRAG_MODEL_RUNTIME=torch``; ``cross-encoder-torch`` names the fp32 torch model explicitly."""
     if spec in ("cross-encoder", "two-stage"):
         from clinrag.tools.embeddings import model_runtime

@@ -7,14 +7,14 @@ changed is re-exported, never used. ``clinrag index build`` exports them, so a q
 
 * encoder: all-MiniLM-L6-v2 -> token states; mean pooling and normalization here, as sentence-transformers
   does (max length 256, its ``sentence_bert_config.json``). fp32: int8 changes nearest neighbours.
-* cross-encoder: the NLI cross-encoder trained here (``tools/nli_cross_encoder.py``), dynamic int8 per channel
-  (``clinrag nli eval`` measures this int8 model as ``cross-encoder``, and ``cross-encoder-torch``).
+* cross-encoder: the NLI cross-encoder trained here (``tools/nli_cross_encoder.py``), fp32. Not dynamic int8:
+  it quantizes activations with scales taken over the whole batch, so a pair's score moved by up to 0.06
+  depending on which pairs shared its batch, and stored, cached and fresh scores of one pair must agree.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import warnings
 from functools import lru_cache
@@ -25,7 +25,7 @@ import numpy as np
 from clinrag.paths import index_root
 
 ENCODER_FILE = "minilm-encoder.onnx"
-CROSS_ENCODER_ONNX_FILE = "nli-cross-encoder.int8.onnx"
+CROSS_ENCODER_ONNX_FILE = "nli-cross-encoder.onnx"
 ENCODER_MAX_LENGTH = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 MANIFEST = "manifest.json"
 
@@ -52,7 +52,7 @@ def cross_encoder_source() -> str:
 
     shipped = MODEL_DIR / CROSS_ENCODER_FILE
     digest = file_digest(shipped) if shipped.is_file() else "missing"
-    return f"{encoder_source()}|cross-encoder={digest}|max_length={MAX_LENGTH}|int8-per-channel"
+    return f"{encoder_source()}|cross-encoder={digest}|max_length={MAX_LENGTH}|fp32"
 
 
 def _read_manifest(folder: Path) -> dict:
@@ -123,60 +123,31 @@ def export_encoder(folder: Path | None = None) -> Path:
 
 
 def export_cross_encoder(folder: Path | None = None) -> Path:
-    """Export the trained NLI cross-encoder to ONNX and quantize it to int8 (per channel)."""
+    """Export the trained NLI cross-encoder to ONNX, unless an export from the same weights is there."""
     folder = folder or onnx_dir()
     source = cross_encoder_source()
     if (found := _current(folder, CROSS_ENCODER_ONNX_FILE, source)) is not None:
         return found
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
     from clinrag.tools.nli_cross_encoder import CrossEncoderNLI
 
     ce = CrossEncoderNLI()
     enc = ce.tokenizer(["a premise"], ["a hypothesis"], return_tensors="pt")
     names = ["input_ids", "attention_mask", "token_type_ids"]
-    fp32 = folder / f".{CROSS_ENCODER_ONNX_FILE}.fp32.onnx"
-    _export(ce.model, {n: enc[n] for n in names}, ["logits"], {**_dynamic_axes(names), "logits": {0: "batch"}}, fp32)
-    tmp = folder / f".{CROSS_ENCODER_ONNX_FILE}.tmp"
-    root_level = logging.getLogger().level
-    logging.getLogger().setLevel(logging.ERROR)  # the quantizer logs advice about pre-processing on the root logger
-    try:
-        quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8, per_channel=True)
-    finally:
-        logging.getLogger().setLevel(root_level)
-    fp32.unlink()
-    tmp.replace(folder / CROSS_ENCODER_ONNX_FILE)
+    _export(ce.model, {n: enc[n] for n in names}, ["logits"], {**_dynamic_axes(names), "logits": {0: "batch"}},
+            folder / CROSS_ENCODER_ONNX_FILE)
     _record(folder, CROSS_ENCODER_ONNX_FILE, source)
     return folder / CROSS_ENCODER_ONNX_FILE
 
 
-def _session(path: Path, threads: int):
+def _session(path: Path):
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
+    # every core by default (bulk encoding at index time needs them; one query is ~5 ms either way);
+    # CLINRAG_ONNX_THREADS=1 keeps a query from competing with other work on a loaded machine
+    opts.intra_op_num_threads = int(os.environ.get("CLINRAG_ONNX_THREADS", "0")) or (os.cpu_count() or 1)
     opts.inter_op_num_threads = 1
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-
-
-class _Sessions:
-    """A one-thread session for queries and, created on first bulk call, an all-cores session for bulk work.
-
-    Why two: for one query on a shared 2-core machine a second thread costs more than it gains in tail latency
-    (the issue's measurements: p95 35 ms vs 540 ms under load), while index builds want every core.
-    ``CLINRAG_ONNX_THREADS`` overrides the query session's thread count."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.query = _session(path, int(os.environ.get("CLINRAG_ONNX_THREADS", "1")))
-        self._bulk = None
-
-    def run(self, feed: dict, bulk: bool) -> np.ndarray:
-        if bulk and (os.cpu_count() or 1) > 1:
-            if self._bulk is None:
-                self._bulk = _session(self.path, os.cpu_count() or 1)
-            return self._bulk.run(None, feed)[0]
-        return self.query.run(None, feed)[0]
 
 
 def _tokenizer(max_length: int):
@@ -200,7 +171,7 @@ class OnnxEncoder:
     """Unit-normalized MiniLM sentence embeddings on ONNX Runtime (mean pooling over real tokens)."""
 
     def __init__(self, path: Path):
-        self.sessions = _Sessions(path)
+        self.session = _session(path)
         self.tokenizer = _tokenizer(ENCODER_MAX_LENGTH)
 
     def encode(self, texts: list[str], batch_size: int = 32, progress=None) -> np.ndarray:
@@ -209,7 +180,7 @@ class OnnxEncoder:
         for start in range(0, len(texts), batch_size):
             idx = order[start : start + batch_size]
             feed = _feed(self.tokenizer.encode_batch([texts[i] for i in idx]))
-            states = self.sessions.run(feed, bulk=len(texts) > batch_size)
+            states = self.session.run(None, feed)[0]
             mask = feed["attention_mask"][:, :, None].astype(np.float32)
             pooled = (states * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
             out[idx] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
@@ -219,33 +190,33 @@ class OnnxEncoder:
 
 
 class OnnxCrossEncoderNLI:
-    """The trained NLI cross-encoder, int8, on ONNX Runtime (same outputs as ``cross-encoder``, within int8 error)."""
+    """The trained NLI cross-encoder on ONNX Runtime (the torch model's outputs within float error)."""
 
     name = "cross-encoder-onnx"
 
     def __init__(self, path: Path, batch_size: int = 32):
         self.path, self.batch_size = path, batch_size
         self.fingerprint = f"{self.name}:{path.name}:{_read_manifest(path.parent).get(path.name, '')}"
-        self._loaded = None  # (sessions, tokenizer) on first use: a question whose pairs are all precomputed
+        self._loaded = None  # (session, tokenizer) on first use: a question whose pairs are all precomputed
         # never loads the model
 
     def _model(self):
         from clinrag.tools.nli_cross_encoder import MAX_LENGTH
 
         if self._loaded is None:
-            self._loaded = (_Sessions(self.path), _tokenizer(MAX_LENGTH))
+            self._loaded = (_session(self.path), _tokenizer(MAX_LENGTH))
         return self._loaded
 
     def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), 3))
         if not pairs:
             return out
-        sessions, tokenizer = self._model()
+        session, tokenizer = self._model()
         order = np.argsort([len(a) + len(b) for a, b in pairs])
         for start in range(0, len(pairs), self.batch_size):
             idx = order[start : start + self.batch_size]
             feed = _feed(tokenizer.encode_batch([pairs[i] for i in idx]))
-            logits = sessions.run(feed, bulk=len(pairs) > self.batch_size)
+            logits = session.run(None, feed)[0]
             z = np.exp(logits - logits.max(1, keepdims=True))
             out[idx] = z / z.sum(1, keepdims=True)
         return out
