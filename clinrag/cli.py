@@ -63,7 +63,7 @@ def cmd_index_build(args: argparse.Namespace) -> int:
             print(f"index at {index_dir} is up to date")
             return 0
         print(f"building index at {index_dir}: {reason}")
-    out = build_index(corpus, index_dir, show_progress=True)
+    out = build_index(corpus, index_dir, show_progress=True, pair_scores=not args.no_pair_scores)
     print(f"index written to {out}")
     return 0
 
@@ -112,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     build_p.add_argument("--corpus", help="corpus JSONL (default: the built-in guideline corpus)")
     build_p.add_argument("--index-dir", help="where to write the index")
     build_p.add_argument("--if-stale", action="store_true", help="only build when missing, stale or foreign")
+    build_p.add_argument("--no-pair-scores", action="store_true",
+                         help="skip the index-time NLI scores of sentence pairs (the contradiction check then scores "
+                              "pairs when questions meet them)")
     build_p.set_defaults(func=cmd_index_build)
 
     eval_p = sub.add_parser("eval", help="run a benchmark")

@@ -186,7 +186,7 @@ def ensure_index(corpus_path: Path | str, index_dir: Path | str | None = None, s
         if show_progress:
             print(f"building the index of {corpus_path.name} at {target} ({reason})", flush=True)
         start = time.perf_counter()
-        build_index(corpus_path, target, show_progress=show_progress)
+        build_index(corpus_path, target, show_progress=show_progress, pair_scores=False)  # no contradiction check here
         if show_progress:
             print(f"index built in {time.perf_counter() - start:.0f} s", flush=True)
     return get_index(str(corpus_path), str(target))

@@ -102,3 +102,24 @@ def test_guideline_index_precomputes_the_contradiction_checks_pairs(guideline_in
     edges, _ = contradiction_graph(topic_docs, spy, ctx.pair_similarity_threshold)
     assert edges and spy.seen == []
     assert edges == contradiction_graph(topic_docs, backend, ctx.pair_similarity_threshold)[0]
+
+
+def test_candidates_keep_the_most_similar_pairs_under_the_cap():
+    vectors = _unit([1, 0, 0], [1, 0.05, 0], [1, 0.5, 0], [1, 0.6, 0.1])
+    docs = ["A", "B", "C", "D"]
+    every = candidate_pairs(["a", "b", "c", "d"], docs, vectors, dict.fromkeys(docs), 0.5, neighbours=3)
+    capped = candidate_pairs(["a", "b", "c", "d"], docs, vectors, dict.fromkeys(docs), 0.5, neighbours=3, max_pairs=2)
+    sims = {(i, j): float(vectors[i] @ vectors[j]) for i, j in every}
+    assert len(every) > 2 and len(capped) == 2
+    assert sorted(sims[p] for p in capped) == sorted(sims.values())[-2:]
+
+
+def test_index_build_can_skip_pair_scores(tmp_path, guideline_index):
+    from clinrag.tools.index import CorpusIndex, build_index
+    from clinrag.tools.pair_scores import PAIR_SCORES_FILE
+
+    assert (guideline_index.index_dir / PAIR_SCORES_FILE).is_file()
+    out = build_index(guideline_index.corpus_path, tmp_path / "idx", pair_scores=False)
+    assert not (out / PAIR_SCORES_FILE).exists()
+    loaded = CorpusIndex.load(guideline_index.corpus_path, out)  # still a valid, current index
+    assert loaded.sentences == guideline_index.sentences

@@ -163,12 +163,14 @@ def corpus_texts(docs: list[Document], scope: ScopeDeclaration | None) -> list[s
 def build_index(
     corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None, show_progress: bool = False,
     faiss_index_kind: str = "auto", nli_backend: str | None = None, pair_threshold: float | None = None,
+    pair_scores: bool = True,
 ) -> Path:
     """Validate the corpus, embed its passages and write the index atomically. Returns the index folder.
 
     ``faiss_index_kind``: ``auto`` (HNSW from HNSW_MIN_PASSAGES passages on, else exact), ``flat`` or ``hnsw``.
     The ONNX encoder is exported first (the query path runs on it), and the contradiction check's sentence pairs
-    are scored with ``nli_backend`` at ``pair_threshold`` (default: the Context defaults) and stored.
+    are scored with ``nli_backend`` at ``pair_threshold`` (default: the Context defaults) and stored, unless
+    ``pair_scores`` is False (corpora whose questions never run the contradiction check).
     """
     import faiss
 
@@ -183,7 +185,6 @@ def build_index(
     index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
     defaults = Context()
     export_encoder()  # first: the NLI backend below runs on ONNX once the encoder export is there
-    backend = get_nli_backend(nli_backend or defaults.nli_backend)
     passages = [p for doc in docs for p in chunk_document(doc)]
     vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
     index = make_faiss_index(vectors, faiss_index_kind)
@@ -201,10 +202,11 @@ def build_index(
         (tmp / "sentences.json").write_text(json.dumps(per_passage))
         (tmp / "corpus_texts.json").write_text(json.dumps(texts))
         np.save(tmp / "corpus_texts.npy", text_vectors)
-        precompute_pair_scores(tmp, [s for s, _ in sentences], [d for _, d in sentences], sentence_vectors,
-                               {d.doc_id: d.topic for d in docs}, backend,
-                               pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold,
-                               show_progress=show_progress)
+        if pair_scores:
+            precompute_pair_scores(tmp, [s for s, _ in sentences], [d for _, d in sentences], sentence_vectors,
+                                   {d.doc_id: d.topic for d in docs}, get_nli_backend(nli_backend or defaults.nli_backend),
+                                   pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold,
+                                   show_progress=show_progress)
         with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
             for p in passages:
                 fh.write(p.model_dump_json() + "\n")
