@@ -79,12 +79,20 @@ def candidate_pairs(sentences: list[str], sentence_docs: list[str], vectors: np.
                     max_pairs: int = MAX_PRECOMPUTED_PAIRS) -> list[tuple[int, int]]:
     """Index pairs (i, j) of sentences from different related documents with cosine >= pair_threshold; at most
     ``max_pairs``, the most similar first."""
-    doc_ids = list(dict.fromkeys(sentence_docs))
-    rows = {d: np.array([i for i, sd in enumerate(sentence_docs) if sd == d]) for d in doc_ids}
+    grouped: dict[str, list[int]] = {}
+    for i, d in enumerate(sentence_docs):
+        grouped.setdefault(d, []).append(i)
+    doc_ids = list(grouped)
+    rows = {d: np.array(grouped[d]) for d in doc_ids}
     centroids = np.stack([vectors[rows[d]].mean(0) for d in doc_ids])
     centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
-    near = np.argsort(-(centroids @ centroids.T), axis=1)[:, 1 : neighbours + 1]
-    related = {tuple(sorted((doc_ids[i], doc_ids[j]))) for i in range(len(doc_ids)) for j in near[i]}
+    related = set()
+    k = min(neighbours, len(doc_ids) - 1)
+    for start in range(0, len(doc_ids), 1024 if k > 0 else len(doc_ids) + 1):  # blocks: no docs x docs matrix
+        sim = centroids[start : start + 1024] @ centroids.T
+        sim[np.arange(len(sim)), np.arange(start, start + len(sim))] = -np.inf  # not its own neighbour
+        near = np.argpartition(-sim, k - 1, axis=1)[:, :k]
+        related |= {tuple(sorted((doc_ids[start + r], doc_ids[j]))) for r in range(len(near)) for j in near[r]}
     by_topic: dict[str, list[str]] = {}
     for d in doc_ids:
         if doc_topics.get(d):
@@ -103,11 +111,11 @@ def precompute_pair_scores(index_dir: Path, sentences: list[str], sentence_docs:
                            doc_topics: dict[str, str | None], backend, pair_threshold: float,
                            show_progress: bool = False) -> int:
     """Score both directions of every candidate pair and store them in ``index_dir``; returns the pair count."""
+    from tqdm import tqdm
+
     idx = candidate_pairs(sentences, sentence_docs, vectors, doc_topics, pair_threshold)
     ordered = [(i, j) for i, j in idx] + [(j, i) for i, j in idx]
     texts = [(sentences[i], sentences[j]) for i, j in ordered]
-    from tqdm import tqdm
-
     probs = np.zeros((len(texts), 3), dtype=np.float32)
     with tqdm(total=len(texts), desc="NLI pairs", unit="pair", disable=not show_progress) as bar:
         for start in range(0, len(texts), 512):
