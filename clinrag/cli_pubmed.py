@@ -238,6 +238,7 @@ def register_report(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
     rc.add_argument("--queries", help="file with one query per line (default: the drug-info benchmark questions)")
     rc.add_argument("--data-dir", help="datasets folder (default: CLINRAG_DATA_DIR or ../shared/datasets)")
     rc.add_argument("--pool", type=int, help="documents scored per query (default: Context.contradiction_pool, 20)")
-    rc.add_argument("--nli-backend", help="'lexical' or a local Hugging Face NLI model folder (default: Context)")
+    rc.add_argument("--nli-backend", help="cross-encoder, feature, two-stage, lexical, or a local Hugging Face NLI "
+                    "model folder (default: Context)")
     rc.add_argument("--out-dir", default="contradiction-report", help="folder for the CSV and PNG files")
     rc.set_defaults(func=cmd_report_contradictions)

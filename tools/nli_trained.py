@@ -4,7 +4,8 @@
   (``tools/nli_features.py``). Scores every candidate sentence pair cheaply; inference is plain numpy.
 * ``CrossEncoderNLI`` (second stage): MiniLM as a cross-encoder whose lower layers are the shipped
   all-MiniLM-L6-v2 weights (frozen in training) and whose top layers and head were fine-tuned here; only the
-  fine-tuned tensors ship. Used for the few top pairs of a query.
+  fine-tuned tensors ship. The default backend (``tools/nli_cross_encoder.py``; served on ONNX Runtime by
+  ``tools/onnx_models.py``).
 * ``TwoStageNLI``: the first stage on all pairs, the second stage on the pairs the first stage finds possibly
   contradictory, probabilities averaged there.
 """
