@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-GOALS = {"cold_start_s": 1.5, "warm_p50_ms": 250, "warm_p95_ms": 600, "pool_cold_s": 1.0, "pool_uncached_s": 1.0,
+# the issue's goals (each also >= 5x the straightforward path); never-seen abstracts have none (None)
+GOALS = {"cold_start_s": 1.5, "warm_p50_ms": 250, "warm_p95_ms": 600, "pool_cold_s": None, "pool_uncached_s": 1.0,
          "pool_precomputed_s": 0.05}
 
 CHILD = r"""
@@ -183,8 +184,8 @@ def main() -> int:
     for key, goal in GOALS.items():
         ratio = slow[key] / fast[key] if fast[key] else float("inf")
         result.setdefault("ratios", {})[key] = round(ratio, 1)
-        print(f"{key:22s} {fast[key]:10.3f} {slow[key]:12.3f} {ratio:6.1f}x {goal:8.3f} "
-              f"{'ok' if fast[key] <= goal and ratio >= 5 else 'MISSED'}")
+        verdict = "-" if goal is None else "ok" if fast[key] <= goal and ratio >= 5 else "MISSED"
+        print(f"{key:22s} {fast[key]:10.3f} {slow[key]:12.3f} {ratio:6.1f}x {goal if goal is not None else '-':>8} {verdict}")
     print(f"pool: {fast['pool_sentences']} sentences, {fast['pool_edges']} document pairs with a kept sentence pair, "
           f"{fast['pool_pairs_precomputed']} sentence pairs precomputed; same edges from the stored graph: "
           f"{fast['pool_precomputed_same_edges']}")
