@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import uuid
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -67,7 +66,8 @@ def run_experiment(
     rows: question, outputs, scores."""
     from langsmith import Client, evaluate, tracing_context
 
-    warnings.filterwarnings("ignore", message=".*upload_runs.*beta")
+    from clinrag.evals.langsmith_offline import evaluate_offline
+
     offline = not upload
     chat_model = chat_model_for(settings)
     by_id = {str(example_id(q)): q for q in questions}
@@ -86,14 +86,7 @@ def run_experiment(
         results = evaluate(target, data=selected, evaluators=evaluators,
                            experiment_prefix=f"clinrag-chr-{settings.hypotheses}", max_concurrency=0)
         return _rows(results, by_id)
-    # A client that cannot send: no background tracing thread, and an address that is never contacted.
-    offline_client = Client(api_url="http://127.0.0.1:9", api_key="clinrag-offline", auto_batch_tracing=False)
-    with tracing_context(enabled=False):
-        results = evaluate(
-            target, data=to_examples(questions), evaluators=evaluators, upload_runs=False, max_concurrency=0,
-            disable_evaluator_tracing=True, client=offline_client,
-        )
-        return _rows(results, by_id)
+    return _rows(evaluate_offline(target, to_examples(questions), evaluators), by_id)
 
 
 def _rows(results, by_id: dict) -> list[dict]:

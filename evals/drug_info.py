@@ -108,12 +108,10 @@ def answer_scores(run, example) -> list[dict]:
 
 def run_benchmark(examples: list[dict], ctx: Context, condition: str, k: int = 5, on_case=None) -> list[dict]:
     """Every example through ``langsmith.evaluate`` offline; rows with the answer, evidence and scores."""
-    import warnings
-
-    from langsmith import Client, evaluate, tracing_context
     from langsmith.schemas import Example
 
-    warnings.filterwarnings("ignore", message=".*upload_runs.*beta")
+    from clinrag.evals.langsmith_offline import evaluate_offline
+
     target = make_target(ctx, condition, k)
     by_id = {e["id"]: e for e in examples}
     ground_truth = {e["inputs"]["question"]: e["metadata"]["ground_truth_doc_id"] for e in examples}
@@ -125,10 +123,7 @@ def run_benchmark(examples: list[dict], ctx: Context, condition: str, k: int = 5
         return out
 
     data = [Example(id=e["id"], inputs=e["inputs"], outputs=e["outputs"], metadata=e["metadata"]) for e in examples]
-    offline_client = Client(api_url="http://127.0.0.1:9", api_key="clinrag-offline", auto_batch_tracing=False)
-    with tracing_context(enabled=False):
-        results = evaluate(run_one, data=data, evaluators=[answer_scores], upload_runs=False, max_concurrency=0,
-                           disable_evaluator_tracing=True, client=offline_client)
+    results = evaluate_offline(run_one, data, [answer_scores])
     rows = []
     for r in results:
         ex = by_id[str(r["example"].id)]

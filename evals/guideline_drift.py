@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from clinrag.context import Context
 from clinrag.documents import CorpusError
+from clinrag.evals.langsmith_offline import evaluate_offline
 from clinrag.evals.langsmith_upload import DatasetSync, experiment_metadata, require_api_key, sync_dataset
 
 CASE_NAMESPACE = uuid.UUID("6f1c1f5e-2f0a-4b8e-9a53-2b1c6d0e7a10")
@@ -168,13 +169,10 @@ def run_experiment(
     first, then the experiment runs on exactly these cases' examples and is uploaded; ``on_upload(sync,
     experiment_name)`` reports what was sent.
     """
-    import warnings
-
-    from langsmith import evaluate, tracing_context
+    from langsmith import evaluate
 
     if upload:
         require_api_key()
-    warnings.filterwarnings("ignore", message=".*upload_runs.*beta")
     target = make_target(ctx, offline=not upload)
     if upload:
         from langsmith import Client
@@ -190,15 +188,7 @@ def run_experiment(
         if on_upload is not None:
             on_upload(sync, results.experiment_name)
     else:
-        from langsmith import Client
-
-        # A client that cannot send: no background tracing thread, and an address that is never contacted.
-        offline_client = Client(api_url="http://127.0.0.1:9", api_key="clinrag-offline", auto_batch_tracing=False)
-        with tracing_context(enabled=False):
-            results = evaluate(
-                target, data=to_examples(cases), evaluators=EVALUATORS, upload_runs=False, max_concurrency=0,
-                disable_evaluator_tracing=True, client=offline_client,
-            )
+        results = evaluate_offline(target, to_examples(cases), EVALUATORS)
     rows = []
     for r in results:
         scores = {e.key: e.score for e in r["evaluation_results"]["results"]}
