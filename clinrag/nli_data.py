@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel
 
 from clinrag.paths import data_dir
@@ -45,14 +46,19 @@ class Pair(BaseModel):
     group: str  # claim / statement / topic id: splits never separate a group
 
 
-def _jsonl(path: Path) -> list[dict]:
+def label_ids(pairs: list[Pair]) -> np.ndarray:
+    """Class index of each pair's label, in LABELS order (what the models output)."""
+    return np.array([LABELS.index(p.label) for p in pairs])
+
+
+def read_jsonl(path: Path) -> list[dict]:
     with path.open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 
 @lru_cache(maxsize=1)
 def scifact_corpus(root: str) -> dict[int, list[str]]:
-    return {d["doc_id"]: d["abstract"] for d in _jsonl(Path(root) / "scifact" / "corpus.jsonl")}
+    return {d["doc_id"]: d["abstract"] for d in read_jsonl(Path(root) / "scifact" / "corpus.jsonl")}
 
 
 def _closest_sentence(claim: str, sentences: list[str]) -> str:
@@ -66,7 +72,7 @@ def scifact_pairs(split: str, root: Path, rng: random.Random, neutral_per_claim:
     """Claim-level pairs of one SciFact split (train or dev)."""
     corpus = scifact_corpus(str(root))
     pairs: list[Pair] = []
-    for claim in _jsonl(root / "scifact" / f"claims_{split}.jsonl"):
+    for claim in read_jsonl(root / "scifact" / f"claims_{split}.jsonl"):
         group = f"scifact:{claim['id']}"
         if not claim["evidence"]:
             sentences = [s for d in claim["cited_doc_ids"] for s in corpus.get(d, [])]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from clinrag.nli_data import LABELS, Pair, build_training_data
+from clinrag.nli_data import LABELS, Pair, build_training_data, label_ids
 from clinrag.tools.embeddings import embed_texts
 from clinrag.tools.nli_features import pair_features
 from clinrag.tools.nli_trained import FEATURE_MODEL, MODEL_DIR, FeatureNLI, save_feature_model
@@ -25,7 +25,7 @@ def featurize(pairs: list[Pair], show_progress: bool = False) -> tuple[np.ndarra
     premises, hypotheses = [p.premise for p in pairs], [p.hypothesis for p in pairs]
     u = embed_texts(premises, show_progress=show_progress)
     v = embed_texts(hypotheses, show_progress=show_progress)
-    return pair_features(premises, hypotheses, u, v), np.array([LABELS.index(p.label) for p in pairs])
+    return pair_features(premises, hypotheses, u, v), label_ids(pairs)
 
 
 def balanced_weights(y: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from clinrag.nli_data import LABELS, Pair
+from clinrag.nli_data import Pair, label_ids
 from clinrag.tools.nli_cross_encoder import (
     CROSS_ENCODER_FILE, FROZEN_LAYERS, MAX_LENGTH, new_cross_encoder, trainable_state,
 )
@@ -104,8 +104,8 @@ def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: floa
     cached_train = cache_frozen_activations(model, tokenizer, train, frozen_layers=frozen_layers)
     cached_val = cache_frozen_activations(model, tokenizer, val, frozen_layers=frozen_layers)
     cached_at = time.perf_counter()
-    y_train = torch.tensor([LABELS.index(p.label) for p in train])
-    y_val = np.array([LABELS.index(p.label) for p in val])
+    y_train = torch.from_numpy(label_ids(train))
+    y_val = label_ids(val)
     counts = np.bincount(y_train.numpy(), minlength=3)
     loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(len(train) / (3 * counts), dtype=torch.float32))
     params = [p for p in model.parameters() if p.requires_grad]

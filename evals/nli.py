@@ -10,46 +10,39 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import f1_score, roc_auc_score
 
-from clinrag.nli_data import LABELS, Pair, build_eval_data, scifact_corpus
+from clinrag.nli_data import Pair, build_eval_data, label_ids, read_jsonl, scifact_corpus
 from clinrag.paths import data_dir
 from clinrag.tools.nli import NLIBackend
-
-
-def _labels(pairs: list[Pair]) -> np.ndarray:
-    return np.array([LABELS.index(p.label) for p in pairs])
 
 
 def two_way_f1(pairs: list[Pair], probs: np.ndarray) -> float:
     """Macro-F1 of entailment vs. contradiction on the pairs labelled with one of them."""
     keep = np.array([p.label != "neutral" for p in pairs])
-    gold = _labels(pairs)[keep]
+    gold = label_ids(pairs)[keep]
     pred = np.where(probs[keep, 0] >= probs[keep, 2], 0, 2)
     return float(f1_score(gold, pred, average="macro", labels=[0, 2]))
 
 
 def three_way_f1(pairs: list[Pair], probs: np.ndarray) -> float:
-    return float(f1_score(_labels(pairs), probs.argmax(1), average="macro", labels=[0, 1, 2]))
+    return float(f1_score(label_ids(pairs), probs.argmax(1), average="macro", labels=[0, 1, 2]))
 
 
 def document_auroc(backend: NLIBackend, root: Path) -> tuple[float, int]:
     """AUROC of CNT(claim, abstract) for CONTRADICT (positive) vs. SUPPORT abstracts of SciFact dev claims."""
     corpus = scifact_corpus(str(root))
     pairs, owners, gold = [], [], []
-    with (root / "scifact" / "claims_dev.jsonl").open() as fh:
-        for line in fh:
-            claim = json.loads(line)
-            for doc_id, rationales in claim["evidence"].items():
-                gold.append(int(rationales[0]["label"] == "CONTRADICT"))
-                for sentence in corpus[int(doc_id)]:
-                    pairs.append((sentence, claim["claim"]))
-                    owners.append(len(gold) - 1)
+    for claim in read_jsonl(root / "scifact" / "claims_dev.jsonl"):
+        for doc_id, rationales in claim["evidence"].items():
+            gold.append(int(rationales[0]["label"] == "CONTRADICT"))
+            for sentence in corpus[int(doc_id)]:
+                pairs.append((sentence, claim["claim"]))
+                owners.append(len(gold) - 1)
     probs = backend.predict(pairs)[:, 2]
     cnt = np.zeros(len(gold))
     np.maximum.at(cnt, np.array(owners), probs)
@@ -83,7 +76,7 @@ def pair_threshold_curve(root: Path | None = None, keep: float = 0.8) -> dict:
 
     root = Path(root) if root else data_dir()
     corpus = scifact_corpus(str(root))
-    claims = [json.loads(line) for line in (root / "scifact" / "claims_train.jsonl").open() if line.strip()]
+    claims = read_jsonl(root / "scifact" / "claims_train.jsonl")
     texts = sorted({c["claim"] for c in claims} | {s for c in claims for d in c["cited_doc_ids"] for s in corpus.get(d, [])})
     vecs = dict(zip(texts, embed_texts(texts)))
     rationale, other = [], []
