@@ -181,7 +181,7 @@ def build_index(
 
     corpus_path = Path(corpus_path)
     docs = load_documents(corpus_path)  # raises CorpusError before anything on disk is touched
-    load_scope(corpus_path)  # a malformed scope file fails here too
+    scope = load_scope(corpus_path)  # a malformed scope file fails here too
     index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
     defaults = Context()
     export_encoder()  # first: the NLI backend below runs on ONNX once the encoder export is there
@@ -191,7 +191,7 @@ def build_index(
     per_passage = [split_sentences(p.text) for p in passages]
     sentences = [(s, p.doc_id) for p, sents in zip(passages, per_passage) for s in sents]
     sentence_vectors = embed_texts([s for s, _ in sentences], show_progress=show_progress)
-    texts = corpus_texts(docs, load_scope(corpus_path))
+    texts = corpus_texts(docs, scope)
     text_vectors = embed_texts(texts)
 
     index_dir.parent.mkdir(parents=True, exist_ok=True)
