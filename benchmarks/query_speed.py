@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from query_latency import stats_ms
 
 HERE = Path(__file__).resolve().parent
 # the issue's goals (each also >= 5x the straightforward path); never-seen abstracts have none (None)
@@ -71,12 +72,6 @@ def child(mode: str, path: str, arg: str = "") -> dict:
     return json.loads(line.removeprefix("@@RESULT@@"))
 
 
-def _ms(values: list[float]) -> dict:
-    ms = np.asarray(values) * 1000
-    return {"n": len(ms), "p50": round(float(np.percentile(ms, 50)), 1), "p95": round(float(np.percentile(ms, 95)), 1),
-            "max": round(float(ms.max()), 1)}
-
-
 def warm(spec: dict) -> dict:
     """In a child: warm ask() latency over the questions."""
     from clinrag.context import Context
@@ -93,7 +88,7 @@ def warm(spec: dict) -> dict:
             t0 = time.perf_counter()
             ask(q, ctx)
             times.append(time.perf_counter() - t0)
-    return {"warm": _ms(times)}
+    return {"warm": stats_ms(times)}
 
 
 def pool(path: str) -> dict:
