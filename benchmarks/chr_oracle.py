@@ -42,8 +42,8 @@ DEFAULT_LAMBDA, DEFAULT_POOL = 1.0, 50  # the Context defaults
 
 def sweep(index, questions, lambdas, pools) -> dict[tuple[float, int], dict]:
     """Oracle CHR accuracy and mimic share for every (lambda, pool); answers memoized per top-5 list."""
-    from clinrag.tools.chr_retrievers import chr_search, mimic_share
-    from clinrag.tools.option_support import answer_from_passages, oracle_hypotheses
+    from clinrag.tools.retrieval.option_support import answer_from_passages, oracle_hypotheses
+    from clinrag.tools.retrieval.retrievers import chr_search, mimic_share
 
     hyps = {q.id: oracle_hypotheses(q.question, q.options, q.answer).hypotheses for q in questions}
     answers: dict[tuple, str | None] = {}
@@ -70,7 +70,7 @@ def choose(grid: dict[tuple[float, int], dict]) -> tuple[float, int]:
 def harness(index, questions, hypotheses: str, lam: float, pool: int, retrievers: list[str] | None = None):
     from clinrag.evals.chr import report, run_experiment
     from clinrag.evals.chr_pipeline import HarnessSettings
-    from clinrag.tools.chr_retrievers import RETRIEVERS
+    from clinrag.tools.retrieval.retrievers import RETRIEVERS
 
     settings = HarnessSettings(retrievers=retrievers or list(RETRIEVERS), hypotheses=hypotheses, lam=lam, pool=pool, k=5)
     start = time.perf_counter()

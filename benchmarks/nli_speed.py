@@ -16,13 +16,12 @@ import os
 import re
 import time
 
-
-from clinrag.nli_data import healthver_pairs
 from clinrag.paths import data_dir
-from clinrag.tools import embeddings, pair_scores
-from clinrag.tools.contradiction import contradiction_graph
-from clinrag.tools.nli import get_nli_backend
-from clinrag.tools.text import split_sentences
+from clinrag.tools.index import embeddings, pair_scores
+from clinrag.tools.index.text import split_sentences
+from clinrag.tools.nli.backends import get_nli_backend
+from clinrag.tools.nli.contradiction import contradiction_graph
+from clinrag.tools.nli.data import healthver_pairs
 
 
 def pubmedqa_pool(n: int = 20, candidates: int = 500) -> dict[str, str]:

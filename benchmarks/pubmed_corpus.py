@@ -50,7 +50,7 @@ def timed(fn, questions: list[str], repeats: int, evict: bool = False) -> tuple[
     ``evict``: drop the questions' embeddings from the per-process cache before each pass (times the encoder);
     otherwise query vectors are cached and only the search itself is timed.
     """
-    from clinrag.tools import embeddings
+    from clinrag.tools.index import embeddings
 
     ms, first = [], []
     for rep in range(repeats):
@@ -74,13 +74,13 @@ def main() -> None:
     parser.add_argument("--json-out")
     args = parser.parse_args()
 
-    from clinrag.cli_pubmed import pubmedqa_corpus
     from clinrag.evals.drug_info import EVIDENCE_EXCLUDED_TYPES, load_examples
     from clinrag.paths import data_dir
-    from clinrag.tools.conditions import CONDITIONS, condition_search
-    from clinrag.tools.index import get_index
-    from clinrag.tools.search import hybrid_search
-    from clinrag.tools.temporal import temporal_search_passages
+    from clinrag.pubmed.build import pubmedqa_corpus
+    from clinrag.tools.index.store import get_index
+    from clinrag.tools.retrieval.hybrid import hybrid_search
+    from clinrag.tools.retrieval.retrieval_conditions import CONDITIONS, condition_search
+    from clinrag.tools.retrieval.temporal import temporal_search_passages
 
     result = {"parse_rate": parse_rate()}
     corpus = pubmedqa_corpus()
@@ -88,7 +88,7 @@ def main() -> None:
     result["corpus"] = corpus_stats(index)
     questions = [e["inputs"]["question"] for e in load_examples(data_dir())]
 
-    from clinrag.tools.embeddings import embed_cached
+    from clinrag.tools.index.embeddings import embed_cached
 
     latency = {
         "query embedding (MiniLM, one query)": timed(lambda q: embed_cached([q]), questions, args.repeats, evict=True)[0],
@@ -111,7 +111,7 @@ def main() -> None:
 
     print("parse rate on fixtures:", json.dumps(result["parse_rate"]))
     print("corpus:", json.dumps(result["corpus"]))
-    print(f"\n| condition | abstracts / query | words / context | distinct years / context | mean year |")
+    print("\n| condition | abstracts / query | words / context | distinct years / context | mean year |")
     print("| --- | --- | --- | --- | --- |")
     for c in CONDITIONS:
         r = contexts[c]

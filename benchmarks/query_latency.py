@@ -74,7 +74,7 @@ def cold_start(question: str, runs: int) -> dict:
 
 def evict_queries(baseline: set[str]) -> None:
     """Drop every embedding cached since ``baseline`` was taken (question vectors), keeping index sentences."""
-    from clinrag.tools import embeddings
+    from clinrag.tools.index import embeddings
 
     for key in [k for k in embeddings._cache if k not in baseline]:
         del embeddings._cache[key]
@@ -139,8 +139,8 @@ def main() -> int:
     from clinrag.context import Context
     from clinrag.evals.guideline_drift import load_cases
     from clinrag.run import ask
-    from clinrag.tools import embeddings
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index import embeddings
+    from clinrag.tools.index.store import get_index
 
     console = Console()
     ctx = Context()

@@ -76,7 +76,7 @@ def warm(spec: dict) -> dict:
     """In a child: warm ask() latency over the questions."""
     from clinrag.context import Context
     from clinrag.run import ask
-    from clinrag.tools import embeddings
+    from clinrag.tools.index import embeddings
 
     ctx = Context()
     ask("Which organizations issue guidance on colorectal cancer screening?", ctx)  # warm-up, not a case
@@ -100,10 +100,10 @@ def pool(path: str) -> dict:
     from nli_speed import pubmedqa_pool
 
     from clinrag.context import Context
-    from clinrag.tools import embeddings, pair_scores
-    from clinrag.tools.contradiction import contradiction_graph
-    from clinrag.tools.nli import get_nli_backend
-    from clinrag.tools.text import split_sentences
+    from clinrag.tools.index import embeddings, pair_scores
+    from clinrag.tools.index.text import split_sentences
+    from clinrag.tools.nli.backends import get_nli_backend
+    from clinrag.tools.nli.contradiction import contradiction_graph
 
     ctx = Context()
     texts = pubmedqa_pool(20)
@@ -145,7 +145,7 @@ def main() -> int:
 
     from clinrag.context import Context
     from clinrag.evals.guideline_drift import load_cases
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
 
     ctx = Context()
     load_start = os.getloadavg()

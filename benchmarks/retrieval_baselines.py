@@ -4,7 +4,7 @@ Retrievers (same K = Context().k for all):
   * FAISS similarity and FAISS MMR (fetch_k=20), inner product over unit vectors (= cosine);
   * EnsembleRetriever of stock BM25Retriever (rank_bm25) + FAISS similarity, weights [0.5, 0.5], its fused
     list cut to K (an extra row shows it uncut, as a stock user gets it: up to 2K passages);
-  * clinrag.tools.org_diverse.org_diverse_search_passages (what the graph's retrieve node runs without a
+  * clinrag.tools.retrieval.org_diverse.org_diverse_search_passages (what the graph's retrieve node runs without a
     chat model).
 Over every answerable guideline-drift case (all splits): complete-evidence-set recall (every required doc
 retrieved) per split, mean per-doc recall, required superseded documents retrieved, distinct documents and
@@ -38,9 +38,9 @@ def build_retrievers(index, k: int) -> tuple[dict, float]:
     from langchain_community.vectorstores.utils import DistanceStrategy
     from langchain_core.documents import Document
 
-    from clinrag.tools.embeddings import get_embeddings
-    from clinrag.tools.index import embedding_text
-    from clinrag.tools.org_diverse import org_diverse_search_passages
+    from clinrag.tools.index.embeddings import get_embeddings
+    from clinrag.tools.index.store import embedding_text
+    from clinrag.tools.retrieval.org_diverse import org_diverse_search_passages
 
     docs = [
         Document(page_content=embedding_text(p), metadata={"doc_id": p.doc_id, "passage_id": p.passage_id,
@@ -113,7 +113,7 @@ def main() -> int:
 
     from clinrag.context import Context
     from clinrag.evals.guideline_drift import load_cases
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
 
     ctx = Context()
     k = ctx.k

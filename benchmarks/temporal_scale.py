@@ -2,12 +2,12 @@
 
 Synthetic 384-d unit vectors (a mixture of clusters, like sentence embeddings of a topical corpus) stand in for
 abstracts; queries are fresh draws from the same mixture. Both indexes come from
-``clinrag.tools.index.make_faiss_index`` (exact IndexFlatIP; IndexHNSWFlat M=16, efConstruction=200,
+``clinrag.tools.index.store.make_faiss_index`` (exact IndexFlatIP; IndexHNSWFlat M=16, efConstruction=200,
 efSearch as clinrag sets it). Reported for each:
 
 * build time, index size (serialized bytes) and the process's resident-memory growth while building;
 * single-query latency p50/p95 for the top-10 search, and for the whole temporal ranking (top-``pool``
-  candidates, then S = alpha*MMR + (1-alpha)*tau over them with ``clinrag.tools.temporal.mmr_temporal_rank``);
+  candidates, then S = alpha*MMR + (1-alpha)*tau over them with ``clinrag.tools.retrieval.temporal.mmr_temporal_rank``);
 * HNSW recall@10 against the exact top-10 of the same queries (also at a few other efSearch values).
 
 Run:  .venv/bin/python benchmarks/temporal_scale.py [--n 400000] [--queries 200] [--json-out PATH]
@@ -22,8 +22,8 @@ import time
 
 import numpy as np
 
-from clinrag.tools.index import HNSW_EF_SEARCH, make_faiss_index
-from clinrag.tools.temporal import mmr_temporal_rank
+from clinrag.tools.index.store import HNSW_EF_SEARCH, make_faiss_index
+from clinrag.tools.retrieval.temporal import mmr_temporal_rank
 
 
 def rss_mb() -> float:
@@ -114,7 +114,7 @@ def main() -> None:
                      "batch_ms_per_query": round((time.perf_counter() - t) * 1000 / len(queries), 3)}
     result["hnsw_efsearch_sweep"] = sweep
 
-    print(f"\n| index | build s | index MiB | RSS growth MiB | top-10 p50 / p95 ms | temporal_search p50 / p95 ms | recall@10 |")
+    print("\n| index | build s | index MiB | RSS growth MiB | top-10 p50 / p95 ms | temporal_search p50 / p95 ms | recall@10 |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name in ("exact", "hnsw"):
         r = result[name]

@@ -55,7 +55,7 @@ class Context:
     retriever: str = field(
         default="chr",
         metadata={"description": "chr (organization-diverse hybrid, contrastive with hypotheses) or a baseline: "
-                  "dense | bm25 | hyde | query2doc | rrf (clinrag.tools.chr_retrievers)."},
+                  "dense | bm25 | hyde | query2doc | rrf (clinrag.tools.retrieval.retrievers)."},
     )
     hyde_generations: int = field(default=1, metadata={"description": "HyDE: hypothetical passages averaged with the query."})
     multi_queries: int = field(default=3, metadata={"description": "rrf: generated reformulations fused with the question."})
@@ -67,7 +67,7 @@ class Context:
     retrieval_condition: str | None = field(
         default=None,
         metadata={"description": "TGA-PubMed retrieval condition for temporal_search and the graph: most-similar | "
-                  "most-contradictory | least-contradictory (clinrag.tools.conditions). None: temporal_search ranks "
+                  "most-contradictory | least-contradictory (clinrag.tools.retrieval.retrieval_conditions). None: temporal_search ranks "
                   "passages by S and the graph uses its configured retriever."},
     )
     contradiction_pool: int = field(

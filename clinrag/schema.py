@@ -40,7 +40,7 @@ class Document(BaseModel):
     citation_count: int | None = Field(default=None, ge=0)
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Document":
+    def _consistent(self) -> Document:
         if self.year is None and self.issued is not None:
             self.year = self.issued.year
         if self.status == "superseded" and not self.superseded_by:

@@ -17,9 +17,9 @@ import numpy as np
 from clinrag.context import Context
 from clinrag.evals.guideline_drift import Case
 from clinrag.nodes.scope_guard import in_scope_vectors
-from clinrag.tools.embeddings import embed_cached
-from clinrag.tools.index import get_index
-from clinrag.tools.search import hybrid_search
+from clinrag.tools.index.embeddings import embed_cached
+from clinrag.tools.index.store import get_index
+from clinrag.tools.retrieval.hybrid import hybrid_search
 
 
 def strict_threshold(below: list[float], above: list[float]) -> float | None:

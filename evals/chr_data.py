@@ -16,7 +16,7 @@
   title is kept, so finding the question's own abstract is easy (gold recall@5 is 1.0 for every retriever).
 
 Corpus files are written under ``CLINRAG_INDEX_ROOT/corpora`` (only when their content changes) and indexed
-with :func:`clinrag.tools.index.build_index` on first use.
+with :func:`clinrag.tools.index.store.build_index` on first use.
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def built_corpus(name: str) -> Path:
 def ensure_index(corpus_path: Path | str, index_dir: Path | str | None = None, show_progress: bool = True):
     """The loaded index of a corpus; a missing or stale index is built first, with progress bars and timing."""
     from clinrag.documents import load_documents
-    from clinrag.tools.index import build_index, default_index_dir, get_index, stale_reason
+    from clinrag.tools.index.store import build_index, default_index_dir, get_index, stale_reason
 
     corpus_path = Path(corpus_path)
     target = Path(index_dir) if index_dir else default_index_dir(corpus_path)

@@ -10,7 +10,7 @@ Hypotheses, per ``--hypotheses``:
 
 Expansion baselines without a chat model use H+ as their generated text (HyDE = the same H+, no penalty).
 Answering: a chat model reads the top K (MedRAG-style prompt, JSON answer choice, temperature 0); without one,
-the option the top K support most (:func:`clinrag.tools.option_support.answer_from_passages`).
+the option the top K support most (:func:`clinrag.tools.retrieval.option_support.answer_from_passages`).
 """
 
 from __future__ import annotations
@@ -23,15 +23,20 @@ import time
 
 from pydantic import BaseModel, Field
 
+from clinrag.chat_models import load_chat_model
 from clinrag.evals.chr_data import MirageQuestion
-from clinrag.models import load_chat_model
 from clinrag.prompts.medrag import MEDRAG_SYSTEM, MEDRAG_USER
 from clinrag.schema import Hypotheses
-from clinrag.tools.chr_retrievers import EXPANSION_RETRIEVERS, mimic_share, retrieve
-from clinrag.tools.embeddings import forget_cached
-from clinrag.tools.index import CorpusIndex
-from clinrag.tools.option_support import answer_from_passages, informative_options, option_hypotheses, oracle_hypotheses
-from clinrag.tools.query_expansion import generate_expansions, generate_hypotheses
+from clinrag.tools.index.embeddings import forget_cached
+from clinrag.tools.index.store import CorpusIndex
+from clinrag.tools.retrieval.option_support import (
+    answer_from_passages,
+    informative_options,
+    option_hypotheses,
+    oracle_hypotheses,
+)
+from clinrag.tools.retrieval.query_expansion import generate_expansions, generate_hypotheses
+from clinrag.tools.retrieval.retrievers import EXPANSION_RETRIEVERS, mimic_share, retrieve
 
 log = logging.getLogger(__name__)
 HYPOTHESIS_MODES = ("llm", "options", "oracle")

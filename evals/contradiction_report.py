@@ -1,6 +1,6 @@
 """Contradiction reports of the TGA-PubMed paper over a set of queries.
 
-For every query, the candidate pool of :func:`clinrag.tools.conditions.condition_search` (the ``pool`` most
+For every query, the candidate pool of :func:`clinrag.tools.retrieval.retrieval_conditions.condition_search` (the ``pool`` most
 similar documents, one passage each) is scored with S (MMR + recency) and contradiction salience. Each
 (query, document) pair is one observation:
 
@@ -25,7 +25,7 @@ UNKNOWN_YEAR = "n/a"
 
 def collect(index, queries: list[str], *, pool: int, lam: float, alpha: float, nli_backend: str,
             pair_threshold: float, exclude_source_types=frozenset(), on_query=None) -> list[dict]:
-    from clinrag.tools.conditions import condition_search
+    from clinrag.tools.retrieval.retrieval_conditions import condition_search
 
     rows = []
     for q in queries:

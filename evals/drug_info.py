@@ -7,7 +7,7 @@ directory (:mod:`clinrag.evals.product_info`; never committed)::
      "outputs": {"reference"}, "metadata": {"product", "source", "jurisdiction", "ground_truth_doc_id", "sections"}}
 
 Each question is answered from the evidence corpus (PubMed abstracts only: the PubMedQA corpus by default)
-under one retrieval condition (:mod:`clinrag.tools.conditions`). Labels and leaflets are excluded from the
+under one retrieval condition (:mod:`clinrag.tools.retrieval.retrieval_conditions`). Labels and leaflets are excluded from the
 evidence by source type, and the ground-truth document by id, so the answer key is never its own evidence.
 Without a chat model the answer is extractive: the retrieved abstracts' sentences most similar to the question
 (``EXTRACTIVE_SENTENCES`` of them, in order of similarity). With one, the chat model answers from the abstracts.
@@ -58,8 +58,8 @@ def load_examples(data_dir: Path, limit_medicines: int | None = None) -> list[di
 
 def extractive_answer(question: str, evidence: list[EvidenceItem], n: int = EXTRACTIVE_SENTENCES) -> str:
     """The evidence sentences most similar to the question (no generation)."""
-    from clinrag.tools.embeddings import embed_cached
-    from clinrag.tools.text import split_sentences
+    from clinrag.tools.index.embeddings import embed_cached
+    from clinrag.tools.index.text import split_sentences
 
     sentences = list(dict.fromkeys(s for e in evidence for s in split_sentences(e.text)))
     if not sentences:
@@ -69,7 +69,7 @@ def extractive_answer(question: str, evidence: list[EvidenceItem], n: int = EXTR
 
 
 def chat_answer(question: str, evidence: list[EvidenceItem], chat_model: str) -> str:
-    from clinrag.models import load_chat_model
+    from clinrag.chat_models import load_chat_model
     from clinrag.prompts.drug_info import DRUG_INFO_SYSTEM, DRUG_INFO_USER
 
     listing = "\n\n".join(f"[{e.doc_id}] ({e.year or 'year unknown'}) {e.title}\n{e.text}" for e in evidence)
@@ -79,8 +79,8 @@ def chat_answer(question: str, evidence: list[EvidenceItem], chat_model: str) ->
 
 
 def make_target(ctx: Context, condition: str, k: int):
-    from clinrag.tools.conditions import condition_search
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
+    from clinrag.tools.retrieval.retrieval_conditions import condition_search
 
     index = get_index(ctx.corpus_path, ctx.index_dir)
 

@@ -55,8 +55,8 @@ def js_divergence(p: np.ndarray, q: np.ndarray) -> float:
 
 
 def text_vector(text: str) -> np.ndarray:
-    from clinrag.tools.embeddings import embed_cached
-    from clinrag.tools.text import split_sentences
+    from clinrag.tools.index.embeddings import embed_cached
+    from clinrag.tools.index.text import split_sentences
 
     sentences = split_sentences(text) or [text]
     vec = embed_cached(sentences).mean(axis=0)

@@ -12,8 +12,6 @@ answer checks (must mention / must not say). Runs offline unless ``--upload`` is
 
 from __future__ import annotations
 
-import json
-import sys
 import uuid
 from importlib import resources
 from pathlib import Path
@@ -128,7 +126,7 @@ def make_target(ctx: Context, offline: bool = True):
     from langsmith import tracing_context
 
     from clinrag.run import ask
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
 
     index = get_index(ctx.corpus_path, ctx.index_dir)
 
@@ -229,63 +227,33 @@ def summarize(rows: list[dict]) -> dict:
         "abstention_accuracy_unanswerable": rate([r["scores"]["decision_correct"] for r in unanswerable]),
         "superseded_as_current_errors": sum(r["scores"]["superseded_as_current"] for r in rows),
         "answer_checks": rate([r["scores"]["answer_checks"] for r in answerable]),
-        "cases_passed": sum(_passed(r) for r in rows),
+        "cases_passed": sum(passed(r) for r in rows),
         "min_support_answerable": round(min(support_answerable), 4) if support_answerable else None,
         "max_support_not_covered": round(max(support_unanswerable), 4) if support_unanswerable else None,
     }
 
 
-def _passed(row: dict) -> bool:
+def passed(row: dict) -> bool:
+    """Whether a case passed every check."""
     s = row["scores"]
     return (s["decision_correct"] == 1 and s.get("evidence_complete") in (1, None)
             and s["superseded_as_current"] == 0 and s["answer_checks"] == 1)
 
 
-def run_cli(args, ctx: Context) -> int:
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    cases = load_cases(args.cases, args.split)
-    if not cases:
-        print(f"no cases for split {args.split!r}", file=sys.stderr)
-        return 2
-    console = Console()
-
-    def report_upload(sync: DatasetSync, experiment: str) -> None:
-        console.print(f"LangSmith: dataset {sync.name} ({'created' if sync.created else 'updated'}; examples: "
-                      f"{sync.examples_created} new, {sync.examples_updated} changed, {sync.examples_unchanged} "
-                      f"unchanged); experiment {experiment}", highlight=False, soft_wrap=True)
-
-    rows = run_experiment(cases, ctx, upload=args.upload, dataset_name=getattr(args, "dataset", None) or DATASET_NAME,
-                          on_upload=report_upload)
+def results_payload(rows: list[dict]) -> dict:
+    """Metrics per split and per-case results, as written by ``--json-out``."""
     splits = sorted({r["example"].metadata.get("split", "?") for r in rows})
-    table = Table(title=f"guideline-drift ({len(rows)} cases, support threshold {ctx.support_threshold})")
-    table.add_column("metric")
-    for s in splits:
-        table.add_column(s)
     per_split = {s: summarize([r for r in rows if r["example"].metadata.get("split", "?") == s]) for s in splits}
-    for key in per_split[splits[0]]:
-        table.add_row(key, *[str(per_split[s][key]) for s in splits])
-    console.print(table)
-    failures = [r for r in rows if not _passed(r)]
-    for r in failures:
-        console.print(Text.assemble(("FAIL ", "red"), f"{r['example'].id} {r['example'].inputs['question']!r}: "
-                      f"decision={r['outputs'].get('decision')}/{r['outputs'].get('abstain_reason')} "
-                      f"{'; '.join(r['comments'])}"))
-    if args.json_out:
-        payload = {
-            "metrics": per_split,
-            "cases": {
-                str(r["example"].id): {
-                    "question": r["example"].inputs["question"], "split": r["example"].metadata.get("split"),
-                    "passed": _passed(r), "scores": r["scores"], "comments": r["comments"],
-                    "decision": r["outputs"].get("decision"), "abstain_reason": r["outputs"].get("abstain_reason"),
-                    "best_support": r["outputs"].get("best_support"),
-                    "evidence_doc_ids": [e["doc_id"] for e in r["outputs"].get("evidence", [])],
-                }
-                for r in rows
-            },
-        }
-        Path(args.json_out).write_text(json.dumps(payload, indent=2))
-    return 0 if not failures else 1
+    return {
+        "metrics": per_split,
+        "cases": {
+            str(r["example"].id): {
+                "question": r["example"].inputs["question"], "split": r["example"].metadata.get("split"),
+                "passed": passed(r), "scores": r["scores"], "comments": r["comments"],
+                "decision": r["outputs"].get("decision"), "abstain_reason": r["outputs"].get("abstain_reason"),
+                "best_support": r["outputs"].get("best_support"),
+                "evidence_doc_ids": [e["doc_id"] for e in r["outputs"].get("evidence", [])],
+            }
+            for r in rows
+        },
+    }

@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 from sklearn.metrics import f1_score, roc_auc_score
 
-from clinrag.nli_data import Pair, build_eval_data, label_ids, read_jsonl, scifact_corpus
 from clinrag.paths import data_dir
-from clinrag.tools.nli import NLIBackend
+from clinrag.tools.nli.backends import NLIBackend
+from clinrag.tools.nli.data import Pair, build_eval_data, label_ids, read_jsonl, scifact_corpus
 
 
 def two_way_f1(pairs: list[Pair], probs: np.ndarray) -> float:
@@ -72,7 +72,7 @@ def pair_threshold_curve(root: Path | None = None, keep: float = 0.8) -> dict:
     """Tuning the contradiction check's sentence-pair cosine threshold for this encoder on a development split
     (SciFact *train* claims, never an evaluation set): the threshold that keeps ``keep`` of the claim-rationale
     sentence pairs, and the share of the other cited sentences it keeps too (the NLI work it saves)."""
-    from clinrag.tools.embeddings import embed_texts
+    from clinrag.tools.index.embeddings import embed_texts
 
     root = Path(root) if root else data_dir()
     corpus = scifact_corpus(str(root))

@@ -11,49 +11,24 @@ from __future__ import annotations
 import logging
 import re
 
-import numpy as np
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from clinrag import NOT_MEDICAL_ADVICE
+from clinrag.chat_models import load_chat_model
 from clinrag.context import Context
+from clinrag.evidence_text import cite, relevant_sentences, status_label
+from clinrag.graph.runtime import context_of
 from clinrag.graph.state import State
-from clinrag.models import load_chat_model
-from clinrag.nodes._common import context_of
 from clinrag.prompts.answer import ANSWER_SYSTEM, ANSWER_USER
 from clinrag.schema import ContradictionEdge, EvidenceItem
-from clinrag.tools.embeddings import embed_cached
-from clinrag.tools.text import split_sentences
 
 log = logging.getLogger(__name__)
-SENTENCES_PER_SOURCE = 3
-MIN_SENTENCE_SIMILARITY = 0.25
 _INSUFFICIENT = re.compile(r"\binsufficient\b|\bgrade I\b")
 INSUFFICIENT_NOTE = (
     "Where a source says the evidence is insufficient (USPSTF grade I), it makes no recommendation either way: "
     "that is not advice to avoid the service."
 )
-
-
-def status_label(item: EvidenceItem) -> str:
-    if item.status == "superseded":
-        return f"SUPERSEDED by {item.superseded_by} (not current guidance)"
-    return "current"
-
-
-def cite(doc_id: str, superseded: set[str]) -> str:
-    """A citation; a superseded document is marked as such wherever it is cited."""
-    return f"[{doc_id}] (superseded)" if doc_id in superseded else f"[{doc_id}]"
-
-
-def relevant_sentences(question: str, text: str, n: int = SENTENCES_PER_SOURCE) -> list[str]:
-    """The ``n`` sentences most similar to the question (at least one), in their original order."""
-    sentences = split_sentences(text)
-    if len(sentences) <= 1:
-        return sentences
-    sims = embed_cached(sentences) @ embed_cached([question])[0]
-    order = [int(i) for i in np.argsort(-sims) if sims[i] >= MIN_SENTENCE_SIMILARITY][:n] or [int(np.argmax(sims))]
-    return [sentences[i] for i in sorted(order)]
 
 
 def _by_document(evidence: list[EvidenceItem]) -> list[tuple[EvidenceItem, str]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
+from clinrag.graph.events import contradiction_entry, emit
+from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
-from clinrag.nodes._common import context_of, index_of
-from clinrag.nodes.events import contradiction_entry, emit
-from clinrag.tools.contradiction import contradiction_graph
-from clinrag.tools.pair_scores import primed_backend
+from clinrag.tools.nli.contradiction import contradiction_graph
+from clinrag.tools.nli.pair_scores import primed_backend
 
 
 def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:

@@ -19,13 +19,13 @@ import logging
 
 from langgraph.runtime import Runtime
 
+from clinrag.chat_models import load_chat_model
 from clinrag.context import Context
+from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
-from clinrag.models import load_chat_model
-from clinrag.nodes._common import context_of, index_of
-from clinrag.tools.chr_retrievers import EXPANSION_RETRIEVERS
-from clinrag.tools.option_support import informative_options, option_hypotheses
-from clinrag.tools.query_expansion import generate_expansions, generate_hypotheses
+from clinrag.tools.retrieval.option_support import informative_options, option_hypotheses
+from clinrag.tools.retrieval.query_expansion import generate_expansions, generate_hypotheses
+from clinrag.tools.retrieval.retrievers import EXPANSION_RETRIEVERS
 
 log = logging.getLogger(__name__)
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
+from clinrag.graph.events import emit, evidence_entry
+from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
-from clinrag.nodes._common import context_of, index_of
-from clinrag.nodes.events import emit, evidence_entry
-from clinrag.tools.chr_retrievers import evidence_items
-from clinrag.tools.conditions import condition_search
-from clinrag.tools.chr_retrievers import retrieve as retrieve_named
-from clinrag.tools.org_diverse import org_diverse_search_passages
+from clinrag.tools.retrieval.org_diverse import org_diverse_search_passages
+from clinrag.tools.retrieval.retrieval_conditions import condition_search
+from clinrag.tools.retrieval.retrievers import evidence_items
+from clinrag.tools.retrieval.retrievers import retrieve as retrieve_named
 
 
 def retrieve(state: State, runtime: Runtime[Context]) -> dict:

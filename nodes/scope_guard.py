@@ -17,14 +17,14 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
+from clinrag.follow_up import human_turns, resolve_follow_up
+from clinrag.follow_up import message_text as _text
+from clinrag.graph.events import emit
+from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import PER_RUN_RESET, State, to_json
-from clinrag.nodes._common import context_of, index_of
-from clinrag.nodes.events import emit
-from clinrag.nodes.follow_up import human_turns, resolve_follow_up
-from clinrag.nodes.follow_up import message_text as _text
-from clinrag.tools.index import CorpusIndex
-from clinrag.schema import ScopeDeclaration, ScopeDecision
-from clinrag.tools.embeddings import embed_cached
+from clinrag.schema import ScopeDecision, ScopeDeclaration
+from clinrag.tools.index.embeddings import embed_cached
+from clinrag.tools.index.store import CorpusIndex
 
 
 def question_from(state: State) -> str:

@@ -1,6 +1,6 @@
 """Support gate: abstain when no retrieved passage supports the question well enough.
 
-The score is absolute (see ``clinrag.tools.search``), so the same threshold means the same thing for every
+The score is absolute (see ``clinrag.tools.retrieval.hybrid``), so the same threshold means the same thing for every
 question; it was chosen on the canonical benchmark split only.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
+from clinrag.graph.events import emit
+from clinrag.graph.runtime import context_of
 from clinrag.graph.state import State
-from clinrag.nodes._common import context_of
-from clinrag.nodes.events import emit
 
 
 def support_gate(state: State, runtime: Runtime[Context]) -> dict:

@@ -21,7 +21,7 @@ import pytest  # noqa: E402
 @pytest.fixture(scope="session")
 def guideline_index():
     """The built-in guideline corpus, indexed once per test session."""
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
 
     return get_index()
 

@@ -22,7 +22,7 @@ API_KEY = "lsv2-test-key"
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat()
+    return dt.datetime.now(dt.UTC).isoformat()
 
 
 class Recorder:

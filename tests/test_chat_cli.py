@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from clinrag.cli import main
-from clinrag.chat import chat_db_path, chat_graph, list_threads, run_chat, transcript
+from clinrag.cli.chat import run_chat
+from clinrag.cli.main import main
+from clinrag.threads import chat_db_path, chat_graph, list_threads, transcript
 
 PROSTATE = "What does the USPSTF recommend for prostate cancer screening?"
 

@@ -7,7 +7,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from clinrag.nodes.follow_up import combine, is_follow_up, resolve_follow_up, standalone_by_rule
+from clinrag.follow_up import combine, is_follow_up, resolve_follow_up, standalone_by_rule
 
 PROSTATE = "What does the USPSTF recommend for prostate cancer screening?"
 CRC = "When should average-risk adults start colorectal cancer screening?"
@@ -74,7 +74,7 @@ class CondensingModel(GenericFakeChatModel):
 
 def test_chat_model_condenses_the_follow_up(monkeypatch):
     model = CondensingModel(prompts=[], messages=iter([AIMessage("What does the ACS recommend for colorectal cancer screening?\n")]))
-    monkeypatch.setattr("clinrag.nodes.follow_up.load_chat_model", lambda spec: model)
+    monkeypatch.setattr("clinrag.follow_up.load_chat_model", lambda spec: model)
     follow_up = resolve_follow_up([CRC], "and what about ACS?", chat_model="fake:condense")
     assert follow_up.method == "chat_model" and follow_up.resolved == "What does the ACS recommend for colorectal cancer screening?"
     assert CRC in model.prompts[0][-1].content and "and what about ACS?" in model.prompts[0][-1].content
@@ -85,6 +85,6 @@ def test_chat_model_failure_falls_back_to_the_rule(monkeypatch):
         def invoke(self, _):
             raise RuntimeError("provider down")
 
-    monkeypatch.setattr("clinrag.nodes.follow_up.load_chat_model", lambda spec: Broken())
+    monkeypatch.setattr("clinrag.follow_up.load_chat_model", lambda spec: Broken())
     follow_up = resolve_follow_up([CRC], "and what about ACS?", chat_model="fake:broken")
     assert follow_up.method == "rule" and follow_up.resolved == f"{CRC} What about ACS?"

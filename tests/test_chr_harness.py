@@ -6,10 +6,10 @@ import itertools
 import json
 
 import pytest
+from chr_fixtures import OPTIONS, ScriptedChatModel, write_corpus, write_mirage
 from langchain_core.messages import AIMessage
 
-from chr_fixtures import OPTIONS, QUESTION, ScriptedChatModel, write_corpus, write_mirage
-from clinrag.cli import main
+from clinrag.cli.main import main
 from clinrag.evals.chr import overlap
 from clinrag.evals.chr_data import load_mirage, medquad_documents, pubmedqa_documents, select
 
@@ -159,10 +159,10 @@ def test_real_mirage_diagnosis_selection_size():
 
 
 def test_cli_choices_match_the_modules():
-    from clinrag import cli_chr
+    from clinrag.cli import chr as cli_chr
     from clinrag.evals.chr_data import BENCHMARKS
     from clinrag.evals.chr_pipeline import HYPOTHESIS_MODES
-    from clinrag.tools.chr_retrievers import RETRIEVERS
+    from clinrag.tools.retrieval.retrievers import RETRIEVERS
 
     assert (cli_chr.BENCHMARK_CHOICES, cli_chr.RETRIEVER_CHOICES, cli_chr.HYPOTHESIS_CHOICES) == \
         (BENCHMARKS, RETRIEVERS, HYPOTHESIS_MODES)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from chr_fixtures import MIMIC, OPTIONS, QUESTION, TARGET, ScriptedChatModel, write_corpus
 from langchain_core.messages import AIMessage
 
-from chr_fixtures import MIMIC, OPTIONS, QUESTION, TARGET, ScriptedChatModel, write_corpus
 from clinrag.context import Context
 from clinrag.graph.state import State
 from clinrag.nodes.hypotheses import hypotheses
 from clinrag.prompts.hypotheses import HYPOTHESES_SYSTEM
-from clinrag.tools.query_expansion import MAX_ATTEMPTS
+from clinrag.tools.retrieval.query_expansion import MAX_ATTEMPTS
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +56,8 @@ def test_malformed_output_on_an_open_question_falls_back_to_query_only(tiny_corp
 
 
 def test_without_chat_model_options_give_best_and_runner_up(tiny_corpus):
-    from clinrag.tools.index import get_index
-    from clinrag.tools.option_support import option_hypotheses
+    from clinrag.tools.index.store import get_index
+    from clinrag.tools.retrieval.option_support import option_hypotheses
 
     out = run_node(tiny_corpus, OPTIONS)
     expected = option_hypotheses(get_index(tiny_corpus), QUESTION, OPTIONS, pool=50, k=5)
@@ -91,8 +91,8 @@ def test_baselines_get_their_generated_text(tiny_corpus, monkeypatch):
 
 def test_graph_takes_options_and_a_named_retriever(tiny_corpus):
     from clinrag.graph import graph
-    from clinrag.tools.chr_retrievers import dense_search
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
+    from clinrag.tools.retrieval.retrievers import dense_search
 
     ctx = Context(corpus_path=tiny_corpus, k=5, retriever="dense", support_threshold=0.0)
     out = graph.invoke({"question": QUESTION, "options": OPTIONS}, context=ctx)

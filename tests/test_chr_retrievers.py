@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from chr_fixtures import MIMIC, MIMIC_DOCS, OPTIONS, QUESTION, TARGET, TARGET_DOCS, write_corpus
-from clinrag.tools.chr_retrievers import (
-    RETRIEVERS, bm25_search, chr_search, dense_search, evidence_items, hyde_search, mimic_share, query2doc_search,
-    retrieve, rrf_search,
+
+from clinrag.tools.index.embeddings import embed_cached
+from clinrag.tools.retrieval.option_support import answer_from_passages
+from clinrag.tools.retrieval.retrievers import (
+    RETRIEVERS,
+    bm25_search,
+    chr_search,
+    dense_search,
+    evidence_items,
+    hyde_search,
+    mimic_share,
+    query2doc_search,
+    retrieve,
+    rrf_search,
 )
-from clinrag.tools.embeddings import embed_cached
-from clinrag.tools.option_support import answer_from_passages
 
 
 @pytest.fixture(scope="module")
 def tiny_index(tmp_path_factory):
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
 
     return get_index(str(write_corpus(tmp_path_factory.mktemp("chr"))))
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from clinrag.cli import main
+from clinrag.cli.main import main
 from clinrag.evals.guideline_drift import case_id, load_cases
 
 JSON_KEYS = {"question", "decision", "abstain_reason", "reason", "evidence", "contradictions", "hypotheses", "answer"}

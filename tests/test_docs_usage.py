@@ -1,6 +1,6 @@
 """docs/usage.md: every ``python`` and ``bash`` block runs as written and prints what it promises.
 
-Python blocks run as a user would copy them; bash blocks run line by line through ``clinrag.cli.main`` in this
+Python blocks run as a user would copy them; bash blocks run line by line through ``clinrag.cli.main.main`` in this
 process (the console script's entry point; ``tests/test_chat_cli.py`` runs the script itself across restarts).
 Three stand-ins: the address ``http://127.0.0.1:2024`` is replaced by
 the test session's ``langgraph dev`` server, LangSmith is the recording stand-in (conftest ``langsmith_api``),
@@ -90,10 +90,10 @@ def scripted_chat_model(*args, **kwargs):
 
 
 def _run_shell_lines(code: str, monkeypatch, capsys) -> str:
-    """A bash block, line by line, through ``clinrag.cli.main`` (what the console script calls), in this process so
+    """A bash block, line by line, through ``clinrag.cli.main.main`` (what the console script calls), in this process so
     the models stay loaded. Lines may be ``export K=V``, ``clinrag ...`` or ``printf '...' | clinrag ...``; anything
     else fails the test, so the docs cannot grow a command this runner does not check."""
-    from clinrag.cli import main
+    from clinrag.cli.main import main
 
     out = []
     for line in code.replace("\\\n", " ").splitlines():

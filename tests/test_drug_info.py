@@ -10,11 +10,17 @@ import pytest
 
 from clinrag.context import Context
 from clinrag.evals.drug_info import build_examples, extractive_answer, run_benchmark, summarize
-from clinrag.evals.drug_info_metrics import js_divergence, kl_divergence, macro_average, score_answer, word_distributions
+from clinrag.evals.drug_info_metrics import (
+    js_divergence,
+    kl_divergence,
+    macro_average,
+    score_answer,
+    word_distributions,
+)
 from clinrag.evals.product_info import load_product_info, parse_spl, split_before_use, title_key
 from clinrag.schema import Document
-from clinrag.tools.conditions import condition_search
-from clinrag.tools.index import build_index
+from clinrag.tools.index.store import build_index
+from clinrag.tools.retrieval.retrieval_conditions import condition_search
 
 FIXTURE_SPL = __import__("pathlib").Path(__file__).parent / "fixtures" / "spl" / "fixturol_label.xml"
 
@@ -88,7 +94,7 @@ def evidence_with_label(tmp_path_factory):
 
 def test_benchmark_never_uses_the_answer_key_as_evidence(evidence_with_label):
     info, ctx = evidence_with_label
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
 
     index = get_index(ctx.corpus_path, ctx.index_dir)
     examples = build_examples([info])
@@ -109,7 +115,7 @@ def test_benchmark_never_uses_the_answer_key_as_evidence(evidence_with_label):
 
 def test_extractive_answer_takes_the_most_similar_sentences(evidence_with_label):
     _, ctx = evidence_with_label
-    from clinrag.tools.index import get_index
+    from clinrag.tools.index.store import get_index
 
     index = get_index(ctx.corpus_path, ctx.index_dir)
     evidence = condition_search(index, "Does grapefruit juice interact with fixturol?", k=4,
@@ -119,7 +125,7 @@ def test_extractive_answer_takes_the_most_similar_sentences(evidence_with_label)
 
 
 def test_cli_eval_drug_info_json(tmp_path, evidence_with_label):
-    from clinrag.cli import main
+    from clinrag.cli.main import main
 
     _, ctx = evidence_with_label
     data = tmp_path / "data" / "dailymed_spl_samples" / "xml"
@@ -169,7 +175,7 @@ def test_real_product_information():
 def test_chat_model_answers_from_the_abstracts(evidence_with_label, monkeypatch):
     from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-    import clinrag.models
+    import clinrag.chat_models
 
     info, ctx = evidence_with_label
     seen = []
@@ -180,7 +186,7 @@ def test_chat_model_answers_from_the_abstracts(evidence_with_label, monkeypatch)
             return super().invoke(messages, *args, **kwargs)
 
     model = Recording(responses=["Fixturol was taken once daily [pmid:503]."] * 6)
-    monkeypatch.setattr(clinrag.models, "load_chat_model", lambda spec: model)
+    monkeypatch.setattr(clinrag.chat_models, "load_chat_model", lambda spec: model)
     chat_ctx = Context(corpus_path=ctx.corpus_path, index_dir=ctx.index_dir, chat_model="scripted:fake")
     rows = run_benchmark(build_examples([info])[3:4], chat_ctx, "most-similar", k=3)  # the dosage question
     assert rows[0]["answer"] == "Fixturol was taken once daily [pmid:503]."

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from clinrag.documents import CorpusError, load_documents
-from clinrag.tools.index import CorpusIndex, build_index, chunk_document, stale_reason
+from clinrag.tools.index.store import CorpusIndex, build_index, chunk_document, stale_reason
 
 DOCS = [
     {"doc_id": "a", "source_type": "guideline", "org": "A", "title": "Alpha screening", "issued": "2020-01-01",

@@ -10,9 +10,15 @@ import uuid
 import pytest
 from langsmith_recorder import API_KEY  # what conftest's ``langsmith_api`` fixture puts in the environment
 
-from clinrag.cli import main
+from clinrag.cli.main import main
 from clinrag.evals.guideline_drift import (
-    DATASET_NAME, EVALUATORS, CaseInputs, CaseOutputs, case_id, load_cases, upload_dataset,
+    DATASET_NAME,
+    EVALUATORS,
+    CaseInputs,
+    CaseOutputs,
+    case_id,
+    load_cases,
+    upload_dataset,
 )  # fmt: skip
 from clinrag.evals.langsmith_upload import sync_dataset
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clinrag.tools.contradiction import contradiction_graph
-from clinrag.tools.nli import HFSequenceClassificationNLI, LexicalNLI, get_nli_backend
+from clinrag.tools.nli.backends import HFSequenceClassificationNLI, LexicalNLI, get_nli_backend
+from clinrag.tools.nli.contradiction import contradiction_graph
 
 
 def test_lexical_baseline_cues():

@@ -11,12 +11,16 @@ import sys
 import numpy as np
 import pytest
 
-from clinrag.cli import main
-from clinrag.nli_data import (
-    counterfactual, healthver_pairs, nli4ct_pairs, scifact_pairs, split_by_group,
+from clinrag.cli.main import main
+from clinrag.tools.nli.data import (
+    counterfactual,
+    healthver_pairs,
+    nli4ct_pairs,
+    scifact_pairs,
+    split_by_group,
 )
-from clinrag.tools.nli_features import LINGUISTIC_NAMES, linguistic_features, pair_features
-from clinrag.tools.nli_trained import FeatureNLI, TwoStageNLI, load_feature_model
+from clinrag.tools.nli.features import LINGUISTIC_NAMES, linguistic_features, pair_features
+from clinrag.tools.nli.trained import FeatureNLI, TwoStageNLI, load_feature_model
 
 
 @pytest.fixture
@@ -146,9 +150,9 @@ def test_cached_activations_reproduce_the_full_cross_encoder():
     """Training runs only the top layers on cached lower-layer states: that must equal the whole model."""
     import torch
 
-    from clinrag.nli_data import Pair
-    from clinrag.nli_train_cross import cache_frozen_activations, predict_cached
-    from clinrag.tools.nli_cross_encoder import new_cross_encoder
+    from clinrag.tools.nli.cross_encoder import new_cross_encoder
+    from clinrag.tools.nli.data import Pair
+    from clinrag.tools.nli.train_cross_encoder import cache_frozen_activations, predict_cached
 
     torch.manual_seed(0)
     model, tokenizer = new_cross_encoder()
@@ -164,9 +168,9 @@ def test_cached_activations_reproduce_the_full_cross_encoder():
 def test_cross_encoder_training_ships_only_the_trained_tensors(tmp_path):
     from safetensors.numpy import load_file
 
-    from clinrag.nli_data import Pair
-    from clinrag.nli_train_cross import train_cross_encoder
-    from clinrag.tools.nli_cross_encoder import CROSS_ENCODER_FILE, FROZEN_LAYERS, CrossEncoderNLI
+    from clinrag.tools.nli.cross_encoder import CROSS_ENCODER_FILE, FROZEN_LAYERS, CrossEncoderNLI
+    from clinrag.tools.nli.data import Pair
+    from clinrag.tools.nli.train_cross_encoder import train_cross_encoder
 
     labels = ["entailment", "contradiction", "neutral"]
     pairs = [Pair(premise=a, hypothesis=b, label=l, source="t", group=str(i)) for i, ((a, b), l) in enumerate(zip(PAIRS, labels))]
@@ -181,8 +185,8 @@ def test_cross_encoder_training_ships_only_the_trained_tensors(tmp_path):
 
 
 def test_shipped_cross_encoder_onnx_agrees_with_torch_and_ignores_batch_mates(guideline_index):
-    from clinrag.tools.nli import get_nli_backend
-    from clinrag.tools.onnx_models import OnnxCrossEncoderNLI
+    from clinrag.tools.index.onnx_models import OnnxCrossEncoderNLI
+    from clinrag.tools.nli.backends import get_nli_backend
 
     onnx_model = get_nli_backend("cross-encoder")
     assert isinstance(onnx_model, OnnxCrossEncoderNLI)

@@ -21,15 +21,15 @@ TEXTS = [
 @pytest.fixture(scope="module")
 def exported(guideline_index):
     """Building the index exports the encoder into the index root."""
-    from clinrag.tools.onnx_models import ENCODER_FILE, onnx_dir
+    from clinrag.tools.index.onnx_models import ENCODER_FILE, onnx_dir
 
     assert (onnx_dir() / ENCODER_FILE).is_file()
     return onnx_dir()
 
 
 def test_onnx_encoder_matches_sentence_transformers(exported, monkeypatch):
-    from clinrag.tools.embeddings import embed_texts, model_runtime
-    from clinrag.tools.onnx_models import load_onnx_encoder
+    from clinrag.tools.index.embeddings import embed_texts, model_runtime
+    from clinrag.tools.index.onnx_models import load_onnx_encoder
 
     onnx_vecs = load_onnx_encoder().encode(TEXTS)
     monkeypatch.setenv("CLINRAG_MODEL_RUNTIME", "torch")
@@ -44,7 +44,7 @@ def test_onnx_encoder_matches_sentence_transformers(exported, monkeypatch):
 
 
 def test_export_is_reused_for_the_same_weights(exported):
-    from clinrag.tools.onnx_models import ENCODER_FILE, MANIFEST, export_encoder
+    from clinrag.tools.index.onnx_models import ENCODER_FILE, MANIFEST, export_encoder
 
     path = exported / ENCODER_FILE
     mtime = path.stat().st_mtime_ns
@@ -54,7 +54,7 @@ def test_export_is_reused_for_the_same_weights(exported):
 
 
 def test_an_export_from_other_weights_is_never_used(tmp_path):
-    from clinrag.tools.onnx_models import ENCODER_FILE, MANIFEST, _current, encoder_source
+    from clinrag.tools.index.onnx_models import ENCODER_FILE, MANIFEST, _current, encoder_source
 
     (tmp_path / ENCODER_FILE).write_bytes(b"not a model")
     (tmp_path / MANIFEST).write_text(json.dumps({ENCODER_FILE: "some-other-encoder@1.0"}))
@@ -64,7 +64,7 @@ def test_an_export_from_other_weights_is_never_used(tmp_path):
 
 
 def test_bad_runtime_setting_is_a_clear_error(monkeypatch):
-    from clinrag.tools.embeddings import model_runtime
+    from clinrag.tools.index.embeddings import model_runtime
 
     monkeypatch.setenv("CLINRAG_MODEL_RUNTIME", "tensorflow")
     with pytest.raises(ValueError, match="CLINRAG_MODEL_RUNTIME"):
@@ -75,7 +75,7 @@ def test_a_query_imports_neither_torch_nor_sentence_transformers(exported):
     """A fresh `clinrag ask` process answers from the built index without loading torch."""
     code = (
         "import sys\n"
-        "from clinrag.cli import main\n"
+        "from clinrag.cli.main import main\n"
         "rc = main(['ask', '--json', 'At what age should average-risk adults start colorectal cancer screening?'])\n"
         "print('@@', rc, sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
     )
@@ -91,8 +91,8 @@ def test_a_question_is_embedded_once_and_corpus_texts_never(exported, guideline_
     """Per run, the encoder sees the question (and hypotheses) once; titles, scope texts, passage sentences and
     precomputed NLI pairs come from the index."""
     from clinrag.run import ask
-    from clinrag.tools import onnx_models
-    from clinrag.tools.index import corpus_texts
+    from clinrag.tools.index import onnx_models
+    from clinrag.tools.index.store import corpus_texts
 
     encoder = onnx_models.load_onnx_encoder()
     seen: list[str] = []

@@ -32,15 +32,17 @@ COPY_IGNORE = shutil.ignore_patterns(
 EXPECTED_FILES = [
     "clinrag/graph/builder.py",
     "clinrag/nodes/answer.py",
-    "clinrag/tools/index.py",
+    "clinrag/tools/index/store.py",
+    "clinrag/cli/main.py",
+    "clinrag/tools/retrieval/hybrid.py",
     "clinrag/prompts/answer.py",
     "clinrag/evals/guideline_drift.py",
     "clinrag/corpus/guidelines.jsonl",
     "clinrag/corpus/guidelines.scope.yaml",
     "clinrag/evals/data/guideline_drift.jsonl",
-    "clinrag/models/nli/feature_mlp.npz",  # the trained NLI models ship inside the package
-    "clinrag/models/nli/cross_encoder_top.safetensors",
-    "clinrag/models/nli/MODEL_CARD.md",
+    "clinrag/tools/nli/weights/feature_mlp.npz",  # the trained NLI models ship inside the package
+    "clinrag/tools/nli/weights/cross_encoder_top.safetensors",
+    "clinrag/tools/nli/weights/MODEL_CARD.md",
 ]
 
 PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1", "PIP_NO_INDEX": "1"}

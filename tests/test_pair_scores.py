@@ -5,9 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clinrag.tools import pair_scores
-from clinrag.tools.pair_scores import (
-    candidate_pairs, forget_pair_scores, load_pair_scores, precompute_pair_scores, score_pairs,
+from clinrag.tools.nli import pair_scores
+from clinrag.tools.nli.pair_scores import (
+    candidate_pairs,
+    forget_pair_scores,
+    load_pair_scores,
+    precompute_pair_scores,
+    score_pairs,
 )
 
 
@@ -91,8 +95,8 @@ def test_precomputed_scores_round_trip_and_are_keyed_by_fingerprint(tmp_path):
 def test_guideline_index_precomputes_the_contradiction_checks_pairs(guideline_index):
     """A topic's documents meet the contradiction check without a single pair scored at query time."""
     from clinrag.context import Context
-    from clinrag.tools.contradiction import contradiction_graph
-    from clinrag.tools.pair_scores import primed_backend
+    from clinrag.tools.nli.contradiction import contradiction_graph
+    from clinrag.tools.nli.pair_scores import primed_backend
 
     ctx = Context()
     backend = primed_backend(guideline_index, ctx.nli_backend)
@@ -115,8 +119,8 @@ def test_candidates_keep_the_most_similar_pairs_under_the_cap():
 
 
 def test_index_build_can_skip_pair_scores(tmp_path, guideline_index):
-    from clinrag.tools.index import CorpusIndex, build_index
-    from clinrag.tools.pair_scores import PAIR_SCORES_FILE
+    from clinrag.tools.index.store import CorpusIndex, build_index
+    from clinrag.tools.nli.pair_scores import PAIR_SCORES_FILE
 
     assert (guideline_index.index_dir / PAIR_SCORES_FILE).is_file()
     out = build_index(guideline_index.corpus_path, tmp_path / "idx", pair_scores=False)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from fake_ncbi import FakeNCBI, serve
 
-from clinrag.cli_pubmed import register
 from clinrag.documents import load_documents
 from clinrag.pubmed.build import build_pubmed_corpus, pubmedqa_records
 from clinrag.pubmed.eutils import EUtils
 from clinrag.pubmed.http import HttpClient, RateLimiter
 from clinrag.pubmed.selection import ICiteSource, NoCitations
-from fake_ncbi import FakeNCBI, serve
 
 
 def _fast(url: str) -> EUtils:
@@ -59,7 +58,7 @@ def test_tiered_queries_fall_through_and_relevance_fallback(tmp_path):
 
 
 def test_cli_corpus_build_pubmed_against_local_server(tmp_path, capsys):
-    from clinrag.cli import main
+    from clinrag.cli.main import main
 
     out = tmp_path / "cli.jsonl"
     with serve(FakeNCBI()) as fake:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from fake_ncbi import FIXTURES, FakeNCBI, serve
 
 from clinrag.pubmed.eutils import EUtils
 from clinrag.pubmed.http import HttpClient, NCBIError, RateLimiter, requests_per_second
 from clinrag.pubmed.parse import parse_pubmed_xml
-from fake_ncbi import FIXTURES, FakeNCBI, serve
 
 
 def _client(url: str, api_key: str | None = None) -> EUtils:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from fake_ncbi import FakeNCBI, serve
+
 from clinrag.pubmed.http import HttpClient, RateLimiter
 from clinrag.pubmed.parse import PubMedRecord
 from clinrag.pubmed.selection import ICiteSource, NoCitations, attach_citations, balanced_selection, sample_years
-from fake_ncbi import FakeNCBI, serve
 
 
 def rec(pmid: int, year: int | None, cites: int | None = None, rank: int = 0) -> PubMedRecord:

@@ -7,10 +7,10 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from clinrag.tools.org_diverse import org_diverse_search_passages
-from clinrag.tools.search import contrastive_scores, hybrid_search
-from clinrag.tools.temporal import mmr_temporal_rank, recency, temporal_search_passages
-from clinrag.tools.text import temporal_intent
+from clinrag.tools.index.text import temporal_intent
+from clinrag.tools.retrieval.hybrid import contrastive_scores, hybrid_search
+from clinrag.tools.retrieval.org_diverse import org_diverse_search_passages
+from clinrag.tools.retrieval.temporal import mmr_temporal_rank, recency, temporal_search_passages
 
 
 def test_support_score_is_absolute(guideline_index):

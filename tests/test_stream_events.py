@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from clinrag.cli import main
+from clinrag.cli.main import main
 from clinrag.context import Context
-from clinrag.nodes.events import emit
+from clinrag.graph.events import emit
 
 ANSWERED = ["clinrag.scope", "clinrag.evidence", "clinrag.contradictions", "clinrag.support"]
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from clinrag.schema import Document
-from clinrag.tools import index as index_mod
-from clinrag.tools.conditions import check_condition, condition_search
-from clinrag.tools.index import CorpusIndex, build_index, make_faiss_index
+from clinrag.tools.index import store as index_mod
+from clinrag.tools.index.store import CorpusIndex, build_index, make_faiss_index
+from clinrag.tools.retrieval.retrieval_conditions import check_condition, condition_search
 
 ABSTRACTS = [
     (2001, "Fixturol lowered systolic blood pressure by 10 mmHg in adults with hypertension."),
@@ -110,7 +110,7 @@ def test_temporal_search_tool_takes_condition_from_argument_or_context(abstract_
 
 
 def test_ask_cli_retrieves_under_a_condition(abstract_index, capsys):
-    from clinrag.cli import main
+    from clinrag.cli.main import main
 
     args = ["ask", "--json", "-k", "3", "--corpus", str(abstract_index.corpus_path), "--index-dir",
             str(abstract_index.index_dir), QUERY]

@@ -23,8 +23,8 @@ from pydantic import BaseModel, Field
 
 from clinrag import NOT_MEDICAL_ADVICE
 from clinrag.context import Context
-from clinrag.nodes.answer import relevant_sentences, status_label
-from clinrag.nodes.events import contradiction_entry
+from clinrag.evidence_text import relevant_sentences, status_label
+from clinrag.graph.events import contradiction_entry
 from clinrag.run import stream_run, to_result
 from clinrag.schema import ContradictionEdge, EvidenceItem
 

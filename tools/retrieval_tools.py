@@ -12,10 +12,10 @@ from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
 from clinrag.context import Context
-from clinrag.tools.conditions import condition_search
-from clinrag.tools.index import get_index
-from clinrag.tools.org_diverse import org_diverse_search_passages
-from clinrag.tools.temporal import temporal_search_passages
+from clinrag.tools.index.store import get_index
+from clinrag.tools.retrieval.org_diverse import org_diverse_search_passages
+from clinrag.tools.retrieval.retrieval_conditions import condition_search
+from clinrag.tools.retrieval.temporal import temporal_search_passages
 
 
 class OrgDiverseArgs(BaseModel):

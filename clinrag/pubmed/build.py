@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from pydantic import BaseModel, Field
 
@@ -177,3 +177,13 @@ def build_pubmed_corpus(
     if not corpus:
         raise ValueError("no abstracts found for any query; nothing written")
     return write_corpus(list(corpus.values()), out, jobs), jobs, report
+
+
+def pubmedqa_corpus(data_root: Path | None = None) -> Path:
+    """The PubMedQA corpus in the corpora folder, built from the data directory when missing."""
+    from clinrag.paths import data_dir
+
+    path = default_corpus_path("pubmedqa")
+    if not path.is_file():
+        build_pubmedqa_corpus(data_root or data_dir(), path)
+    return path

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from clinrag.pubmed.http import HttpClient, NCBIError, RateLimiter, api_key_from_env, requests_per_second
 from clinrag.pubmed.parse import ParseReport, PubMedRecord, parse_pubmed_xml

@@ -44,7 +44,7 @@ class ParseReport:
     def parse_rate(self) -> float:
         return self.parsed / self.articles if self.articles else 0.0
 
-    def add(self, other: "ParseReport") -> None:
+    def add(self, other: ParseReport) -> None:
         for name in ("articles", "parsed", "no_abstract", "failed", "duplicates"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 

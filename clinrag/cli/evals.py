@@ -1,0 +1,78 @@
+"""``clinrag eval guideline-drift`` and ``clinrag eval calibrate``: the guideline benchmark and its thresholds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from clinrag.cli.common import context_from_args
+
+
+def cmd_guideline_drift(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from clinrag.evals.guideline_drift import DATASET_NAME, load_cases, passed, results_payload, run_experiment
+
+    ctx = context_from_args(args)
+    cases = load_cases(args.cases, args.split)
+    if not cases:
+        print(f"no cases for split {args.split!r}", file=sys.stderr)
+        return 2
+    console = Console()
+
+    def report_upload(sync, experiment: str) -> None:
+        console.print(f"LangSmith: dataset {sync.name} ({'created' if sync.created else 'updated'}; examples: "
+                      f"{sync.examples_created} new, {sync.examples_updated} changed, {sync.examples_unchanged} "
+                      f"unchanged); experiment {experiment}", highlight=False, soft_wrap=True)
+
+    rows = run_experiment(cases, ctx, upload=args.upload, dataset_name=args.dataset or DATASET_NAME,
+                          on_upload=report_upload)
+    payload = results_payload(rows)
+    per_split = payload["metrics"]
+    splits = list(per_split)
+    table = Table(title=f"guideline-drift ({len(rows)} cases, support threshold {ctx.support_threshold})")
+    table.add_column("metric")
+    for s in splits:
+        table.add_column(s)
+    for key in per_split[splits[0]]:
+        table.add_row(key, *[str(per_split[s][key]) for s in splits])
+    console.print(table)
+    failures = [r for r in rows if not passed(r)]
+    for r in failures:
+        console.print(Text.assemble(("FAIL ", "red"), f"{r['example'].id} {r['example'].inputs['question']!r}: "
+                      f"decision={r['outputs'].get('decision')}/{r['outputs'].get('abstain_reason')} "
+                      f"{'; '.join(r['comments'])}"))
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(payload, indent=2))
+    return 0 if not failures else 1
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from clinrag.evals.calibrate import calibrate
+    from clinrag.evals.guideline_drift import load_cases
+
+    result = calibrate(load_cases(args.cases, args.split), context_from_args(args))
+    text = json.dumps({"split": args.split, **result}, indent=2)
+    print(text)
+    if args.json_out:
+        Path(args.json_out).write_text(text)
+    return 0
+
+
+def register(eval_sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    drift = eval_sub.add_parser("guideline-drift", parents=[common], help="the guideline-drift benchmark")
+    drift.add_argument("--cases", help="cases JSONL in LangSmith example format (default: the built-in benchmark)")
+    drift.add_argument("--split", choices=["canonical", "holdout", "all"], default="all")
+    drift.add_argument("--json-out", help="write metrics and per-case results as JSON")
+    drift.add_argument("--upload", action="store_true", help="upload dataset and experiment (needs LANGSMITH_API_KEY)")
+    drift.add_argument("--dataset", help="LangSmith dataset name for --upload (default: clinrag-guideline-drift)")
+    drift.set_defaults(func=cmd_guideline_drift)
+    calib = eval_sub.add_parser("calibrate", parents=[common], help="choose support and scope thresholds on a split")
+    calib.add_argument("--cases", help="cases JSONL (default: the built-in guideline-drift benchmark)")
+    calib.add_argument("--split", choices=["canonical", "holdout", "all"], default="canonical")
+    calib.add_argument("--json-out", help="write the chosen thresholds as JSON")
+    calib.set_defaults(func=cmd_calibrate)

@@ -1,0 +1,46 @@
+"""The ``clinrag`` command line: ask, chat, index build, corpus build, eval, report, nli, contradiction score."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from clinrag.cli import ask, chat, chr, evals, index, nli, pubmed
+from clinrag.cli.common import common_parent
+from clinrag.documents import CorpusError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="clinrag", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress and warnings")
+    sub = parser.add_subparsers(dest="command", required=True)
+    common = common_parent()
+
+    ask.register(sub, common)
+    chat.register(sub, common)
+    index.register(sub)
+    eval_p = sub.add_parser("eval", help="run a benchmark")
+    eval_sub = eval_p.add_subparsers(dest="benchmark", required=True)
+    evals.register(eval_sub, common)
+    chr.register(eval_sub)
+    pubmed.register(sub, common, eval_sub)  # corpus build, report contradictions, eval drug-info
+    nli.register(sub)  # nli train/eval/threshold, contradiction score
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR, format="%(levelname)s %(message)s")
+    try:
+        return args.func(args)
+    except CorpusError as e:
+        print(f"clinrag: corpus error: {e}", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, ValueError) as e:
+        print(f"clinrag: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Closed sets and defaults of clinrag's options, defined once.
+
+Each closed set is a ``Literal`` type (LangGraph Studio shows a ``Literal`` field of the Context as a choice list)
+with a tuple of its values for argparse ``choices``. This module imports nothing of clinrag and nothing heavy, so
+the CLI parser, the Context and the tools can all use it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+Retriever = Literal["chr", "dense", "bm25", "hyde", "query2doc", "rrf"]
+"""How the graph retrieves: ``chr`` is organization-diverse hybrid retrieval, contrastive when hypotheses exist
+(the product); the others are the plain top-k baselines of the CHR harness."""
+RETRIEVERS: tuple[str, ...] = get_args(Retriever)
+ExpansionRetriever = Literal["hyde", "query2doc", "rrf"]
+"""Retrievers that search with generated text (hypothetical passages or reformulations) beside the question."""
+EXPANSION_RETRIEVERS: tuple[str, ...] = get_args(ExpansionRetriever)
+
+RetrievalCondition = Literal["most-similar", "most-contradictory", "least-contradictory"]
+"""The retrieval conditions of the TGA-PubMed paper (Javadi et al., "When Evidence Contradicts: Toward Safer
+Retrieval-Augmented Generation in Healthcare", arXiv:2511.06668): which abstracts an answer is given, ranked by
+similarity and recency (most-similar) or by their contradiction salience (most- or least-contradictory)."""
+RETRIEVAL_CONDITIONS: tuple[str, ...] = get_args(RetrievalCondition)
+
+NLIBackendName = Literal["cross-encoder", "feature", "two-stage", "cross-encoder-torch", "lexical"]
+"""Sentence-pair NLI for the contradiction check. ``cross-encoder`` (trained here, served on ONNX Runtime) is the
+default; ``lexical`` is the negation/direction/number baseline kept for comparison. A local Hugging Face NLI model
+folder may be given as a path instead of a name."""
+NLI_BACKENDS: tuple[str, ...] = get_args(NLIBackendName)
+
+AbstainReason = Literal["out_of_scope", "insufficient_support"]
+ABSTAIN_REASONS: tuple[str, ...] = get_args(AbstainReason)
+Decision = Literal["answer", "abstain"]
+
+# Defaults (the Context's field defaults; the tools' keyword defaults point here too).
+K = 6
+"""Evidence passages returned."""
+CANDIDATE_POOL = 50
+"""First-stage candidates per ranking (dense and BM25) re-scored by hybrid/contrastive scoring; grows with the
+corpus, see :func:`clinrag.tools.retrieval.hybrid.pool_size`."""
+CHR_LAMBDA = 1.0
+"""CHR penalty: score = sim(d,H+) - lambda*sim(d,H-)."""
+MMR_LAMBDA = 0.7
+"""MMR relevance weight of temporal_search (the TGA-PubMed paper's value)."""
+TEMPORAL_ALPHA = 0.7
+"""temporal_search: S = alpha*MMR + (1-alpha)*recency (the TGA-PubMed paper's value)."""
+TEMPORAL_K = 5
+"""Passages returned by temporal_search and the retrieval conditions (the TGA-PubMed paper's K)."""
+CONTRADICTION_POOL = 20
+"""Documents scored for contradiction salience by the retrieval conditions."""
+PAIR_SIMILARITY_THRESHOLD = 0.6
+"""Cross-document sentence pairs below this cosine are not sent to NLI. Measured for this encoder on SciFact train
+(`clinrag nli threshold`): 0.6 keeps 52% of claim-rationale pairs and 17% of others; 0.45 keeps 80% / 43%."""
+CONTRADICTION_THRESHOLD = 0.5
+"""Contradiction scores at or above this are flagged as disagreement."""
+RRF_K = 60
+"""Reciprocal-rank constant, 1/(rrf_k + rank) (Cormack et al.'s value)."""

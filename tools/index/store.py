@@ -1,0 +1,306 @@
+"""The on-disk passage index: chunking, dense FAISS vectors, BM25, and a manifest that detects stale indexes.
+
+Layout of an index folder::
+
+    manifest.json      embedding model, dimension, corpus content hash, chunking, counts
+    index.faiss        inner-product FAISS index over unit vectors (cosine): exact (IndexFlatIP), or HNSW
+                       (IndexHNSWFlat, M=16, efConstruction=200) from HNSW_MIN_PASSAGES passages on
+    passages.jsonl     one Passage per vector, in vector order, with its document's metadata
+    sentences.npy      unit vectors of every passage sentence (for sentence-level support, scope and NLI)
+    sentences.json     those sentences, one list per passage (not split again at every process start)
+    corpus_texts.json  texts the graph embeds for every question (document titles, the scope declaration's
+    corpus_texts.npy   descriptions and examples) and their vectors: no first question embeds them
+    pair_scores.npz    NLI scores of the sentence pairs the contradiction check can meet (tools/nli/pair_scores.py)
+
+An index whose manifest does not match the corpus and encoder in use is rebuilt, never used.
+Builds go to a temporary folder that replaces the old one only when complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import shutil
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from clinrag import __version__
+from clinrag.documents import corpus_hash, load_documents, load_scope
+from clinrag.paths import BUILTIN_CORPUS, index_root
+from clinrag.schema import Document, Passage, ScopeDeclaration
+from clinrag.tools.index.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id, prime_cache
+from clinrag.tools.index.text import content_tokens, split_sentences
+
+log = logging.getLogger(__name__)
+
+INDEX_FORMAT = 3  # 3: stored sentence lists, corpus texts, pair scores; ONNX export at build
+MAX_PASSAGE_WORDS = 120
+# Exact search is fast enough below this many passages (a 384-d flat scan of 50k vectors is a few ms); above it,
+# HNSW with the TGA-PubMed paper's parameters. efSearch is raised to at least the candidate pool at load time.
+HNSW_MIN_PASSAGES = 50_000
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 200
+HNSW_EF_SEARCH = 128
+
+
+class StaleIndexError(RuntimeError):
+    """The index on disk does not match the corpus or encoder in use."""
+
+
+def chunk_document(doc: Document, max_words: int = MAX_PASSAGE_WORDS) -> list[Passage]:
+    """Pack whole sentences into passages of at most ``max_words`` words (a longer sentence stands alone)."""
+    chunks: list[list[str]] = [[]]
+    words = 0
+    for sentence in split_sentences(doc.text):
+        n = len(sentence.split())
+        if chunks[-1] and words + n > max_words:
+            chunks.append([])
+            words = 0
+        chunks[-1].append(sentence)
+        words += n
+    return [
+        Passage(passage_id=f"{doc.doc_id}#{i}", doc_id=doc.doc_id, chunk=i, text=" ".join(sents), meta=doc)
+        for i, sents in enumerate(chunks)
+        if sents
+    ]
+
+
+def embedding_text(passage: Passage) -> str:
+    """What is embedded: the passage prefixed by its organization and title, so context survives chunking."""
+    return f"{passage.meta.org}. {passage.meta.title}. {passage.text}"
+
+
+def default_index_dir(corpus_path: Path) -> Path:
+    digest = hashlib.sha1(str(corpus_path.resolve()).encode()).hexdigest()[:8]
+    return index_root() / f"{corpus_path.name.removesuffix('.jsonl')}-{digest}"
+
+
+def make_faiss_index(vectors: np.ndarray, kind: str = "auto"):
+    """An inner-product FAISS index over unit ``vectors``: ``flat`` (exact), ``hnsw``, or ``auto`` by size."""
+    import faiss
+
+    if kind == "auto":
+        kind = "hnsw" if len(vectors) >= HNSW_MIN_PASSAGES else "flat"
+    dim = vectors.shape[1] if vectors.ndim == 2 and vectors.shape[1] else EMBEDDING_DIM
+    if kind == "flat":
+        index = faiss.IndexFlatIP(dim)
+    elif kind == "hnsw":
+        index = faiss.IndexHNSWFlat(dim, HNSW_M, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+        index.hnsw.efSearch = HNSW_EF_SEARCH
+    else:
+        raise ValueError(f"unknown FAISS index kind {kind!r} (auto | flat | hnsw)")
+    if len(vectors):
+        index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+    return index
+
+
+def faiss_kind(index) -> str:
+    return "hnsw" if hasattr(index, "hnsw") else "flat"
+
+
+def _manifest(docs: list[Document], corpus_path: Path, n_passages: int, faiss_index=None) -> dict:
+    ann = {"faiss_index": faiss_kind(faiss_index) if faiss_index is not None else "flat"}
+    if ann["faiss_index"] == "hnsw":
+        ann["hnsw"] = {"M": HNSW_M, "efConstruction": HNSW_EF_CONSTRUCTION, "efSearch": HNSW_EF_SEARCH}
+    return {
+        "format": INDEX_FORMAT,
+        "embedding_model": embedding_model_id(),
+        "dimension": EMBEDDING_DIM,
+        "corpus_hash": corpus_hash(docs),
+        "corpus_path": str(corpus_path.resolve()),
+        "n_documents": len(docs),
+        "n_passages": n_passages,
+        "max_passage_words": MAX_PASSAGE_WORDS,
+        **ann,
+        "clinrag_version": __version__,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
+    """Why the index at ``index_dir`` cannot serve ``docs`` (None when it can)."""
+    manifest_path = index_dir / "manifest.json"
+    if not manifest_path.is_file():
+        return "no index built yet"
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except json.JSONDecodeError:
+        return "manifest is unreadable"
+    checks = {
+        "format": INDEX_FORMAT,
+        "embedding_model": embedding_model_id(),
+        "dimension": EMBEDDING_DIM,
+        "corpus_hash": corpus_hash(docs),
+        "max_passage_words": MAX_PASSAGE_WORDS,
+    }
+    for key, expected in checks.items():
+        if manifest.get(key) != expected:
+            return f"manifest {key} is {manifest.get(key)!r}, expected {expected!r}"
+    for name in ("index.faiss", "passages.jsonl", "sentences.npy", "sentences.json", "corpus_texts.json"):
+        if not (index_dir / name).is_file():
+            return f"{name} is missing"
+    return None
+
+
+def corpus_texts(docs: list[Document], scope: ScopeDeclaration | None) -> list[str]:
+    """Texts the graph embeds on every question whatever it asks: document titles and the scope declaration."""
+    texts = [d.title for d in docs]
+    if scope is not None:
+        texts += [scope.description, *scope.in_scope_examples]
+        texts += [t for cat in scope.out_of_scope for t in (cat.description, *cat.examples)]
+    return list(dict.fromkeys(texts))
+
+
+def build_index(
+    corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None, show_progress: bool = False,
+    faiss_index_kind: str = "auto", nli_backend: str | None = None, pair_threshold: float | None = None,
+    pair_scores: bool = True,
+) -> Path:
+    """Validate the corpus, embed its passages and write the index atomically. Returns the index folder.
+
+    ``faiss_index_kind``: ``auto`` (HNSW from HNSW_MIN_PASSAGES passages on, else exact), ``flat`` or ``hnsw``.
+    The ONNX encoder is exported first (the query path runs on it), and the contradiction check's sentence pairs
+    are scored with ``nli_backend`` at ``pair_threshold`` (default: the Context defaults) and stored, unless
+    ``pair_scores`` is False (corpora whose questions never run the contradiction check).
+    """
+    import faiss
+
+    from clinrag.context import Context
+    from clinrag.tools.index.onnx_models import export_encoder
+    from clinrag.tools.nli.backends import get_nli_backend
+    from clinrag.tools.nli.pair_scores import precompute_pair_scores
+
+    corpus_path = Path(corpus_path)
+    docs = load_documents(corpus_path)  # raises CorpusError before anything on disk is touched
+    scope = load_scope(corpus_path)  # a malformed scope file fails here too
+    index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
+    defaults = Context()
+    export_encoder()  # first: the NLI backend below runs on ONNX once the encoder export is there
+    passages = [p for doc in docs for p in chunk_document(doc)]
+    vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
+    index = make_faiss_index(vectors, faiss_index_kind)
+    per_passage = [split_sentences(p.text) for p in passages]
+    sentences = [(s, p.doc_id) for p, sents in zip(passages, per_passage) for s in sents]
+    sentence_vectors = embed_texts([s for s, _ in sentences], show_progress=show_progress)
+    texts = corpus_texts(docs, scope)
+    text_vectors = embed_texts(texts)
+
+    index_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{index_dir.name}.", dir=index_dir.parent))
+    try:
+        faiss.write_index(index, str(tmp / "index.faiss"))
+        np.save(tmp / "sentences.npy", sentence_vectors)
+        (tmp / "sentences.json").write_text(json.dumps(per_passage))
+        (tmp / "corpus_texts.json").write_text(json.dumps(texts))
+        np.save(tmp / "corpus_texts.npy", text_vectors)
+        if pair_scores:
+            precompute_pair_scores(tmp, [s for s, _ in sentences], [d for _, d in sentences], sentence_vectors,
+                                   {d.doc_id: d.topic for d in docs}, get_nli_backend(nli_backend or defaults.nli_backend),
+                                   pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold,
+                                   show_progress=show_progress)
+        with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
+            for p in passages:
+                fh.write(p.model_dump_json() + "\n")
+        (tmp / "manifest.json").write_text(json.dumps(_manifest(docs, corpus_path, len(passages), index), indent=2))
+        old = index_dir.with_name(index_dir.name + ".old")
+        if index_dir.exists():
+            shutil.rmtree(old, ignore_errors=True)
+            index_dir.rename(old)
+        tmp.rename(index_dir)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return index_dir
+
+
+@dataclass
+class CorpusIndex:
+    """A loaded index: passages, their unit vectors, FAISS, BM25 and term statistics."""
+
+    corpus_path: Path
+    index_dir: Path
+    passages: list[Passage]
+    vectors: np.ndarray
+    faiss_index: object
+    docs: dict[str, Document]
+    scope: ScopeDeclaration | None
+    idf: dict[str, float] = field(default_factory=dict)
+    max_idf: float = 0.0
+    passage_terms: list[frozenset[str]] = field(default_factory=list)
+    bm25: object = None
+    sentence_vectors: np.ndarray | None = None  # every passage sentence, in passage order
+    sentence_rows: np.ndarray | None = None  # the passage row of each sentence
+    sentences: list[str] = field(default_factory=list)  # every passage sentence, in passage order
+
+    def best_sentence_cosine(self, query_vec: np.ndarray) -> np.ndarray:
+        """Per passage: the cosine of its sentence closest to the query."""
+        best = np.full(len(self.passages), -1.0, dtype=np.float32)
+        np.maximum.at(best, self.sentence_rows, self.sentence_vectors @ query_vec)
+        return best
+
+    @classmethod
+    def load(cls, corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None) -> CorpusIndex:
+        """Load the index for a corpus, (re)building it when missing, stale or foreign."""
+        import bm25s
+        import faiss
+
+        logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import
+        corpus_path = Path(corpus_path)
+        index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
+        docs = load_documents(corpus_path)
+        reason = stale_reason(index_dir, docs)
+        if reason:
+            log.warning("Rebuilding index at %s: %s", index_dir, reason)
+            build_index(corpus_path, index_dir)
+        faiss_index = faiss.read_index(str(index_dir / "index.faiss"))
+        if faiss_kind(faiss_index) == "hnsw":
+            faiss_index.hnsw.efSearch = HNSW_EF_SEARCH
+        with (index_dir / "passages.jsonl").open(encoding="utf-8") as fh:
+            passages = [Passage.model_validate_json(line) for line in fh]
+        if faiss_index.ntotal != len(passages):
+            raise StaleIndexError(f"{index_dir}: {faiss_index.ntotal} vectors for {len(passages)} passages")
+        vectors = faiss_index.reconstruct_n(0, faiss_index.ntotal)
+        sentences = json.loads((index_dir / "sentences.json").read_text())
+        sentence_vectors = np.load(index_dir / "sentences.npy")
+        if len(sentence_vectors) != sum(map(len, sentences)):
+            raise StaleIndexError(f"{index_dir}: sentence vectors do not match the passages")
+        prime_cache([s for sents in sentences for s in sents], sentence_vectors)
+        prime_cache(json.loads((index_dir / "corpus_texts.json").read_text()), np.load(index_dir / "corpus_texts.npy"))
+        tokens = [content_tokens(embedding_text(p)) for p in passages]
+        bm25 = bm25s.BM25()
+        bm25.index(tokens, show_progress=False)
+        n = len(passages)
+        df = Counter(t for toks in tokens for t in set(toks))
+        idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+        return cls(
+            corpus_path=corpus_path,
+            index_dir=index_dir,
+            passages=passages,
+            vectors=np.asarray(vectors, dtype=np.float32),
+            faiss_index=faiss_index,
+            docs={d.doc_id: d for d in docs},
+            scope=load_scope(corpus_path),
+            idf=idf,
+            max_idf=math.log(1 + (n + 0.5) / 0.5),
+            passage_terms=[frozenset(t) for t in tokens],
+            bm25=bm25,
+            sentence_vectors=sentence_vectors,
+            sentence_rows=np.repeat(np.arange(len(passages)), [len(x) for x in sentences]),
+            sentences=[s for sents in sentences for s in sents],
+        )
+
+
+@lru_cache(maxsize=4)
+def get_index(corpus_path: str = str(BUILTIN_CORPUS), index_dir: str | None = None) -> CorpusIndex:
+    """Once-per-process cached :meth:`CorpusIndex.load`."""
+    return CorpusIndex.load(corpus_path, index_dir)
