@@ -1,0 +1,183 @@
+"""Recommendation frames: extraction from guideline sentences, typed conflicts, and the gold-set evaluation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clinrag.documents import load_documents
+from clinrag.evals.frames import GOALS, evaluate_frames
+from clinrag.tools.frames.conflicts import find_conflicts
+from clinrag.tools.frames.extract import document_frames, extract_frames
+
+
+def one(sentence: str, **meta):
+    frames = extract_frames(sentence, doc_meta=meta or None)
+    assert len(frames) == 1, frames
+    return frames[0]
+
+
+def test_biennial_mammography_frame():
+    f = one("The USPSTF recommends biennial screening mammography for women aged 50 to 74 years (grade B).")
+    assert (f.intervention, f.action, f.strength) == ("screening mammography", "recommend", "grade B")
+    assert (f.population.sex, f.population.age_min, f.population.age_max) == ("female", 50, 74)
+    assert (f.interval_months.min, f.interval_months.max) == (24, 24)
+
+
+def test_grade_i_is_insufficient_evidence_never_against():
+    f = one("The USPSTF concludes that the evidence is insufficient to recommend for or against screening "
+            "mammography in women aged 75 years and older (grade I).")
+    assert f.action == "insufficient_evidence"
+    assert (f.population.age_min, f.population.age_max) == (75, None)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "interval"),
+    [("ACOG says to screen with mammography every 1 or 2 years.", (12, 24)),
+     ("Annual low-dose CT screening is recommended for adults aged 50 to 80 years.", (12, 12)),
+     ("Co-testing every 3 to 5 years may be considered for women aged 30 to 65.", (36, 60)),
+     ("The ACS recommends colonoscopy every 10 years for adults aged 45 to 75.", (120, 120))],
+)
+def test_intervals(sentence, interval):
+    f = one(sentence)
+    assert (f.interval_months.min, f.interval_months.max) == interval
+
+
+@pytest.mark.parametrize(
+    ("sentence", "bounds"),
+    [("Adults 45 years and older should be screened for colorectal cancer.", (45, None)),
+     ("The ACS discourages colorectal cancer screening for people over age 85.", (86, None)),
+     ("Screening mammography is not recommended for women older than 75.", (76, None)),
+     ("The USPSTF recommends against cervical cancer screening in women younger than 21 (grade D).", (None, 20)),
+     ("Women at ages 40-49 may choose to begin screening mammography.", (40, 49)),
+     ("The ACS recommends that cervical cancer screening start at age 25.", (25, None))],
+)
+def test_age_bounds(sentence, bounds):
+    f = one(sentence)
+    assert (f.population.age_min, f.population.age_max) == bounds
+
+
+def test_blood_pressure_target_and_threshold_values():
+    target = one("The guideline sets a treatment target under 130/80 mm Hg for most adults (class I).")
+    assert target.intervention == "blood-pressure target"
+    assert [(q.op, q.value, q.unit) for q in target.targets] == [("<", "130/80", "mm Hg")]
+    assert target.strength == "class I"
+    threshold = one("The guideline defines stage 2 hypertension as a systolic pressure of 140 mmHg or higher or a "
+                    "diastolic pressure of 90 mmHg or higher.")
+    assert threshold.intervention == "blood-pressure threshold"
+    assert [(q.op, q.value, q.unit) for q in threshold.thresholds] == [(">=", "140/90", "mm Hg")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("The ACS does not recommend clinical breast examination for breast cancer screening.", "recommend_against"),
+     ("The ACP suggests that clinicians consider not screening adults aged 45 to 49 for colorectal cancer.",
+      "discourage"),
+     ("For men aged 55 to 69 years, PSA-based screening should be an individual decision.", "individual_decision"),
+     ("Clinicians may selectively offer a statin at a 10-year cardiovascular risk of 7.5% to under 10% (grade C).",
+      "individual_decision"),
+     ("Low-dose aspirin might be considered in adults aged 40 to 70 at higher cardiovascular risk (class IIb).",
+      "suggest_or_consider")],
+)
+def test_actions(sentence, action):
+    assert one(sentence).action == action
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The USPSTF issued its breast cancer screening recommendation for women aged 40 and older in 2016.",
+     "Compared with its 2016 recommendation, the 2024 USPSTF recommendation moved the starting age from 50 to 40.",
+     "A grade D means the USPSTF recommends against offering the service.",
+     "Breast cancer screening reduces mortality in women in their 60s."],
+)
+def test_sentences_without_a_recommendation_yield_nothing(sentence):
+    assert extract_frames(sentence) == []
+
+
+def test_document_defaults_fill_intervention_and_sex():
+    doc = {"doc_id": "x-breast", "org": "X", "issued": "2020-01-01", "status": "current",
+           "topic": "breast-cancer-screening", "population": "average-risk women",
+           "text": "X says patients aged 45 to 54 should be screened every year."}
+    [f] = document_frames(doc)
+    assert (f.intervention, f.population.sex, f.doc_id, f.org) == ("screening mammography", "female", "x-breast", "X")
+
+
+def _meta(doc_id, org, issued, status="current", topic="colorectal-cancer-screening"):
+    return {"doc_id": doc_id, "org": org, "issued": issued, "status": status, "topic": topic}
+
+
+def test_non_overlapping_age_bands_never_conflict():
+    frames = (extract_frames("The ACS discourages colorectal cancer screening for people over age 85.",
+                             doc_meta=_meta("acs", "ACS", "2018-05-30"))
+              + extract_frames("The ACP suggests that clinicians consider not screening adults aged 45 to 49.",
+                               doc_meta=_meta("acp", "ACP", "2023-08-01")))
+    assert len(frames) == 2
+    assert find_conflicts(frames) == []
+
+
+def test_individual_decision_band_and_recommended_band_do_not_conflict():
+    topic = "breast-cancer-screening"
+    frames = (extract_frames("Screening mammography at ages 40 to 49 should be an individual decision (grade C).",
+                             doc_meta=_meta("a", "A", "2016-01-01", topic=topic))
+              + extract_frames("B recommends screening mammography for women aged 50 to 74 years.",
+                               doc_meta=_meta("b", "B", "2017-01-01", topic=topic)))
+    assert [d for d in find_conflicts(frames) if d.facet == "action"] == []
+
+
+def test_same_document_frames_never_conflict():
+    meta = _meta("one", "ACS", "2018-05-30")
+    frames = (extract_frames("The ACS recommends screening adults aged 45 to 75.", doc_meta=meta)
+              + extract_frames("The ACS discourages screening adults aged 45 to 75.", doc_meta=meta))
+    assert find_conflicts(frames) == []
+
+
+@pytest.fixture(scope="module")
+def corpus_conflicts():
+    frames = [f for doc in load_documents() if doc.source_type == "guideline" for f in document_frames(doc)]
+    return find_conflicts(frames)
+
+
+def _find(conflicts, kind, facet, intervention):
+    found = [d for d in conflicts if (d.kind, d.facet, d.intervention) == (kind, facet, intervention)]
+    assert len(found) == 1, [(d.kind, d.facet, d.intervention) for d in conflicts]
+    return {v.doc_id: v.value for v in found[0].values}
+
+
+def test_uspstf_breast_start_age_is_a_change(corpus_conflicts):
+    values = _find(corpus_conflicts, "change", "start_age", "screening mammography")
+    assert values == {"uspstf-breast-2016": "50", "uspstf-breast-2024": "40"}
+
+
+def test_mammography_start_age_disagreement_lists_all_current_organizations(corpus_conflicts):
+    values = _find(corpus_conflicts, "disagreement", "start_age", "screening mammography")
+    assert values == {"uspstf-breast-2024": "40", "acs-breast-2015": "45", "acr-breast-2021": "40",
+                      "acog-breast-2024": "40"}
+
+
+def test_acp_and_uspstf_colorectal_start_age_is_a_disagreement(corpus_conflicts):
+    values = _find(corpus_conflicts, "disagreement", "start_age", "colorectal cancer screening")
+    assert values["acp-crc-2023"] == "50" and values["uspstf-crc-2021"] == "45"
+    assert "uspstf-crc-2016" not in values  # superseded versions only take part in changes
+
+
+def test_lung_eligibility_and_statin_threshold_conflicts(corpus_conflicts):
+    change = _find(corpus_conflicts, "change", "eligibility", "low-dose CT lung cancer screening")
+    assert change == {"uspstf-lung-2013": "pack-years >= 30", "uspstf-lung-2021": "pack-years >= 20"}
+    statin = _find(corpus_conflicts, "disagreement", "threshold", "statin")
+    assert set(statin) == {"uspstf-statin-2022", "accaha-cholesterol-2018"}
+
+
+def test_conflicts_are_typed_and_serializable(corpus_conflicts):
+    for d in corpus_conflicts:
+        assert len({v.value for v in d.values}) >= 2
+        assert json.loads(d.model_dump_json())["facet"] == d.facet
+
+
+def test_evaluation_meets_goals_on_both_splits():
+    report = evaluate_frames()
+    for split in ("corpus", "written"):
+        assert report[split]["sentences"] >= (80 if split == "corpus" else 20)
+        for field, goal in GOALS.items():
+            row = report[split]["fields"][field]
+            assert row["precision"] >= goal and row["recall"] >= goal, (split, field, row)

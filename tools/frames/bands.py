@@ -1,0 +1,101 @@
+"""Per-document summaries of frames: effective age bands, start age, stop age and eligibility criteria.
+
+A sentence often states only one end of a band ("begin at age 40", "continue until at least age 75") or none
+("screen every 1 or 2 years"). Within one document and intervention the other end is implied by its other
+frames, so an open end is closed by the document's own later band: "begin at 45" followed by "through 75" and
+"76 to 85: individualized" is 45-75, not 45 to any age. A band-less frame takes the document's stated
+population (``scope``) or else the span of its recommended bands. Only condition-free frames about the
+general/average-risk population shape these summaries.
+"""
+
+from __future__ import annotations
+
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame
+
+NO_UPPER_LIMIT = "no upper age limit"
+
+
+def general(frame: Frame) -> bool:
+    """A frame about the general (not high-risk, not a subgroup) population."""
+    return not frame.population.conditions and frame.population.risk in (None, "average")
+
+
+def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
+    """The lowest age at which one document recommends (or suggests/offers) the intervention routinely."""
+    cands = [
+        (f.population.age_min, f)
+        for f in frames
+        if f.action in RECOMMEND_LIKE and general(f) and f.population.age_min is not None
+    ]
+    return min(cands, key=lambda t: t[0]) if cands else None
+
+
+def _cap(frame: Frame, frames: list[Frame]) -> int | None:
+    """Upper end implied for an open band: one below the next band of the same document that starts later."""
+    lo = frame.population.age_min
+    later = [
+        f.population.age_min
+        for f in frames
+        if f is not frame
+        and general(f)
+        and f.population.age_min is not None
+        and lo is not None
+        and f.population.age_min > lo
+    ]
+    return min(later) - 1 if later else None
+
+
+def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
+    """Upper end of the recommended band, "no upper age limit" when a later recommended band is left open, or
+    one below the first age of an open-ended band recommended against ("over 85"; a closed band such as "not at
+    45 to 49" is not a stop); None when the document does not say."""
+    rec = [f for f in frames if f.action in RECOMMEND_LIKE and general(f)]
+    start = start_age(frames)
+    for f in rec:
+        p = f.population
+        if p.age_min is not None and p.age_max is None and _cap(f, frames) is None and start and p.age_min > start[0]:
+            return NO_UPPER_LIMIT, f
+    bounded = [(f.population.age_max if f.population.age_max is not None else _cap(f, frames), f) for f in rec]
+    bounded = [(a, f) for a, f in bounded if a is not None]
+    if bounded:
+        return max(bounded, key=lambda t: t[0])
+    against = [
+        (f.population.age_min - 1, f)
+        for f in frames
+        if f.action in ("recommend_against", "discourage")
+        and general(f)
+        and f.population.age_min is not None
+        and f.population.age_max is None
+    ]
+    return min(against, key=lambda t: t[0]) if against else None
+
+
+def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
+    """Effective inclusive age band of a frame among its document's frames for the same intervention."""
+    p = frame.population
+    if p.age_min is None and p.age_max is None:
+        if frame.scope and (frame.scope.age_min is not None or frame.scope.age_max is not None):
+            return frame.scope.age_min or 0, frame.scope.age_max or 200
+        if frame.intervention.endswith(("target", "threshold")):
+            return 0, 200  # targets and thresholds have no recommended age band to inherit
+        start, stop = start_age(frames), stop_age(frames)
+        lo, hi = (start[0] if start else 0), (stop[0] if stop and isinstance(stop[0], int) else 200)
+        return (lo, hi) if lo <= hi else (0, 200)
+    lo = p.age_min if p.age_min is not None else (start_age(frames) or (0, None))[0]
+    hi = p.age_max if p.age_max is not None else (_cap(frame, frames) or 200)
+    return lo, hi
+
+
+def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
+    """Eligibility criteria of a document's recommended frames, keyed ("pack-years" -> ">= 20")."""
+    out: dict[str, tuple[str, Frame]] = {}
+    for f in frames:
+        if f.action not in RECOMMEND_LIKE or f.population.conditions:
+            continue
+        for c in f.population.criteria:
+            for sep in (" >= ", " <= ", " > ", " < ", ": "):
+                if sep in c:
+                    key, value = c.split(sep, 1)
+                    out[key] = (f"{sep.strip(' :')} {value}".strip(), f)
+                    break
+    return out

@@ -1,0 +1,216 @@
+"""Typed conflicts between recommendation frames of different documents.
+
+Two frames are compared when they are about the same intervention (and, when both name one, the same test),
+the same sex, a compatible risk group (unstated = average), the same subgroup conditions, overlapping
+effective age bands (:func:`bands.band`) and, when both carry a 10-year-risk threshold, overlapping risk ranges.
+Frames of one document never conflict. Between versions of one organization (same org, another document) a
+difference is a "change"; between organizations it is a "disagreement", and only current documents take part
+(a superseded version differs from other organizations by definition of being replaced).
+
+Facets: ``start_age`` and ``stop_age`` per document (:mod:`bands`), ``eligibility`` (a criterion both
+documents state with different values: pack-years 30 vs 20), ``action`` (different stances: for / conditional /
+against / uncertain; a conditional answer to insufficient evidence is not a conflict), ``interval`` (both
+recommended, same test), ``threshold`` (same action and the same measured quantities) and ``target`` (both
+recommended). For target/threshold interventions an action is compared only between frames about the same
+(stated) numbers (a weaker "aim toward 120" is a target change, not an action change). All conflicts of one
+kind, facet and intervention (and organization, for changes) form one :class:`Disagreement` listing every
+document's value.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from clinrag.tools.frames import bands
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame
+
+_COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
+_SCREENING_FACETS_SKIP = ("target", "threshold")  # start/stop ages are not meaningful for BP/A1C targets
+
+
+def org_key(org: str | None) -> frozenset[str]:
+    """ "ACC/AHA" and "AHA/ACC" are one organization."""
+    return frozenset(part.strip().upper() for part in (org or "").split("/"))
+
+
+def _kind(a: Frame, b: Frame) -> str | None:
+    if a.doc_id == b.doc_id:
+        return None
+    if org_key(a.org) == org_key(b.org):
+        return "change"
+    if a.status == "superseded" or b.status == "superseded":
+        return None
+    return "disagreement"
+
+
+def _risk_range(frame: Frame) -> tuple[float, float] | None:
+    for q in frame.thresholds:
+        if q.name == "10-year CVD risk":
+            if q.op == "range":
+                lo, hi = q.value.split("-")
+                return float(lo), float(hi) - 1e-6
+            v = float(q.value)
+            return {">=": (v, 100.0), ">": (v + 1e-6, 100.0), "<": (0.0, v - 1e-6), "<=": (0.0, v)}.get(q.op, (v, v))
+    return None
+
+
+def comparable(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
+    """Same intervention, test, sex, risk group and conditions, and overlapping age and risk bands."""
+    pa, pb = a.population, b.population
+    if a.intervention != b.intervention or (a.test and b.test and a.test != b.test):
+        return False
+    if pa.sex and pb.sex and pa.sex != pb.sex:
+        return False
+    if (pa.risk or "average") != (pb.risk or "average") or sorted(pa.conditions) != sorted(pb.conditions):
+        return False
+    (alo, ahi), (blo, bhi) = (
+        bands.band(a, docs[(a.doc_id, a.intervention)]),
+        bands.band(b, docs[(b.doc_id, b.intervention)]),
+    )
+    if max(alo, blo) > min(ahi, bhi):
+        return False
+    ra, rb = _risk_range(a), _risk_range(b)
+    return not (ra and rb and max(ra[0], rb[0]) > min(ra[1], rb[1]))
+
+
+def actions_disagree(a: str, b: str) -> bool:
+    sa, sb = STANCE[a], STANCE[b]
+    return sa != sb and {sa, sb} != _COMPATIBLE_STANCES
+
+
+def _qtext(qs: list) -> str:
+    return "; ".join(f"{q.name} {q.text()}" for q in qs)
+
+
+def _band_text(f: Frame, docs: dict[Any, list[Frame]]) -> str:
+    lo, hi = bands.band(f, docs[(f.doc_id, f.intervention)])
+    return f"ages {lo if lo else 'any'}-{hi if hi < 200 else 'up'}"
+
+
+def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> dict[str, tuple[str, str]]:
+    """Facet -> (value of a, value of b) for every facet on which two comparable frames differ."""
+    out = {}
+    numbers_a = sorted(q.key() for q in a.thresholds + a.targets)
+    same_numbers = bool(numbers_a) and numbers_a == sorted(q.key() for q in b.thresholds + b.targets)
+    if actions_disagree(a.action, b.action) and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP)):
+        out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")
+    both_rec = a.action in RECOMMEND_LIKE and b.action in RECOMMEND_LIKE
+    if (
+        both_rec
+        and a.interval_months
+        and b.interval_months
+        and a.test == b.test
+        and a.interval_months != b.interval_months
+    ):
+        t = f" ({a.test})" if a.test else ""
+        out["interval"] = (f"{a.interval_months.text()} months{t}", f"{b.interval_months.text()} months{t}")
+    names_a = sorted(q.name for q in a.thresholds + a.targets)
+    names_b = sorted(q.name for q in b.thresholds + b.targets)
+    if (
+        a.action == b.action
+        and a.thresholds
+        and names_a == names_b
+        and sorted(q.key() for q in a.thresholds) != sorted(q.key() for q in b.thresholds)
+    ):
+        out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
+    if (
+        both_rec
+        and a.targets
+        and b.targets
+        and sorted(q.key() for q in a.targets) != sorted(q.key() for q in b.targets)
+    ):
+        out["target"] = (_qtext(a.targets), _qtext(b.targets))
+    return out
+
+
+def _value(f: Frame, value: str) -> ConflictValue:
+    return ConflictValue(
+        doc_id=f.doc_id,
+        org=f.org,
+        issued=f.issued,
+        status=f.status,
+        value=value,
+        strength=f.strength,
+        sentence=f.sentence,
+    )
+
+
+def _population_text(frames: list[Frame], docs: dict[Any, list[Frame]]) -> str:
+    sexes = {f.population.sex for f in frames if f.population.sex}
+    risks = {f.population.risk or "average" for f in frames}
+    spans = [bands.band(f, docs[(f.doc_id, f.intervention)]) for f in frames]
+    lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+    conds = sorted({c for f in frames for c in f.population.conditions})
+    parts = [
+        " / ".join(sorted(sexes)) or "adults",
+        f"{' / '.join(sorted(risks))} risk",
+        f"ages {lo or 'any'}-{hi if hi < 200 else 'up'}",
+    ] + ([", ".join(conds)] if conds else [])
+    return ", ".join(parts)
+
+
+def find_conflicts(frames: list[Frame]) -> list[Disagreement]:
+    """Typed conflicts among frames (see module docstring)."""
+    docs: dict[Any, list[Frame]] = defaultdict(list)
+    for f in frames:
+        docs[(f.doc_id, f.intervention)].append(f)
+    groups: dict[tuple, dict[tuple, tuple[Frame, str]]] = defaultdict(dict)
+
+    def add(kind: str, facet: str, a: Frame, va: str, b: Frame, vb: str) -> None:
+        org = tuple(sorted(org_key(a.org))) if kind == "change" else ()
+        group = groups[(kind, facet, a.intervention, org)]
+        group.setdefault((a.doc_id, va), (a, va))
+        group.setdefault((b.doc_id, vb), (b, vb))
+
+    ordered = sorted(frames, key=lambda f: (f.issued or "", f.doc_id or ""))
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            kind = _kind(a, b)
+            if kind and comparable(a, b, docs):
+                for facet, (va, vb) in _pair_values(a, b, docs).items():
+                    add(kind, facet, a, va, b, vb)
+    _document_facets(docs, add)
+    out = []
+    for (kind, facet, intervention, _), entries in groups.items():
+        values = sorted(entries.values(), key=lambda t: (t[0].issued or "", t[0].doc_id or ""))
+        if len({v for _, v in values}) >= 2:
+            out.append(
+                Disagreement(
+                    kind=kind,
+                    facet=facet,
+                    intervention=intervention,
+                    population=_population_text([f for f, _ in values], docs),
+                    values=[_value(f, v) for f, v in values],
+                )
+            )
+    return sorted(out, key=lambda d: (d.intervention, d.kind, d.facet))
+
+
+def _document_facets(docs: dict[Any, list[Frame]], add: Any) -> None:
+    """start_age, stop_age and eligibility, compared between the per-document summaries."""
+    summaries: dict[tuple, dict[str, Any]] = {}
+    for (doc_id, intervention), fs in docs.items():
+        if not intervention.endswith(_SCREENING_FACETS_SKIP):
+            summaries[(doc_id, intervention)] = {
+                "start_age": bands.start_age(fs),
+                "stop_age": bands.stop_age(fs),
+                "eligibility": bands.criteria_map(fs),
+            }
+    keys = sorted(summaries, key=lambda k: (k[1], k[0] or ""))
+    for i, ka in enumerate(keys):
+        for kb in keys[i + 1 :]:
+            if ka[1] != kb[1]:
+                continue
+            sa, sb = summaries[ka], summaries[kb]
+            for facet in ("start_age", "stop_age"):
+                if sa[facet] and sb[facet]:
+                    (va, fa), (vb, fb) = sa[facet], sb[facet]
+                    kind = _kind(fa, fb)
+                    if kind and va != vb:
+                        add(kind, facet, fa, str(va), fb, str(vb))
+            for key in sorted(set(sa["eligibility"]) & set(sb["eligibility"])):
+                (va, fa), (vb, fb) = sa["eligibility"][key], sb["eligibility"][key]
+                kind = _kind(fa, fb)
+                if kind and va != vb:
+                    add(kind, "eligibility", fa, f"{key} {va}", fb, f"{key} {vb}")

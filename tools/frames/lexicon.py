@@ -1,0 +1,127 @@
+"""Normalization tables: which words name which intervention, test, eligibility criterion or subgroup.
+
+Each table is a tuple of ``(label, regex)`` pairs, matched case-insensitively unless noted. Interventions are
+resolved by the earliest match in the sentence (parentheticals removed first, so a risk-factor list such as
+"(dyslipidemia, diabetes, hypertension or smoking)" cannot name the intervention); ties go to table order, so
+specific names ("supplemental screening", "digital breast tomosynthesis") come before generic ones.
+"""
+
+from __future__ import annotations
+
+# Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
+# in extract.py depending on whether the sentence states a target.
+INTERVENTIONS: tuple[tuple[str, str], ...] = (
+    ("supplemental breast imaging", r"\bsupplemental (?:screening|imaging|ultrasound|MRI)"),
+    ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
+    ("clinical breast examination", r"\bclinical breast exam"),
+    ("breast cancer risk assessment", r"\bbreast cancer risk assessment"),
+    ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
+    (
+        "colorectal cancer screening",
+        r"\bcolorectal cancer|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
+        r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography",
+    ),
+    ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
+    (
+        "cervical cancer screening",
+        r"\bcervical cancer|\bcervical cytology|\bcytology|\bPap (?:smear|test)|\bHPV\b|"
+        r"\bco-?testing",
+    ),
+    ("low-dose CT lung cancer screening", r"\blow-dose (?:computed tomography|CT)|\bLDCT\b|\blung cancer"),
+    ("low-dose aspirin", r"\baspirin"),
+    ("statin", r"\bstatin|\bLDL|\bcholesterol"),
+    ("A1C target", r"\bA1c\b|\bHbA1c|\bhemoglobin A1c|\bglyc\w+|\bhyperglycemi\w+"),
+    ("blood-pressure", r"\bblood pressure|\bhypertension|\bantihypertensive|\bsystolic|\bdiastolic|\bmm ?Hg"),
+)
+
+# A bare "screen/screening" names the document's topic intervention (context default).
+GENERIC_SCREENING = r"\bscreen\w*"
+
+# Topic slug -> default intervention, for sentences that say only "screening" ("biennial screening").
+TOPIC_INTERVENTION: dict[str, str] = {
+    "breast-cancer-screening": "screening mammography",
+    "colorectal-cancer-screening": "colorectal cancer screening",
+    "prostate-cancer-screening": "PSA-based screening",
+    "cervical-cancer-screening": "cervical cancer screening",
+    "lung-cancer-screening": "low-dose CT lung cancer screening",
+    "aspirin-primary-prevention": "low-dose aspirin",
+    "statin-primary-prevention": "statin",
+    "hypertension-thresholds": "blood-pressure threshold",
+    "diabetes-glycemic-targets": "A1C target",
+}
+
+# Topic slug -> sex of its population when the document does not say (breast/cervical: women; prostate: men).
+TOPIC_SEX: dict[str, str] = {
+    "breast-cancer-screening": "female",
+    "cervical-cancer-screening": "female",
+    "prostate-cancer-screening": "male",
+}
+
+# Specific tests, per intervention. Order matters: "co-testing with cytology and HPV testing" must be claimed
+# before its parts are.
+TESTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "cervical cancer screening": (
+        (
+            "co-testing",
+            r"\bco-?testing(?: with (?:cervical )?cytology and (?:high-risk |hr)?HPV test(?:ing)?)?|"
+            r"\bcytology plus (?:high-risk )?HPV(?: co-?testing| test(?:ing)?)?",
+        ),
+        (
+            "hrHPV testing",
+            r"\b(?:primary |high-risk |hr)?HPV(?: test(?:ing|s)?|-based (?:screening|testing))(?: alone)?",
+        ),
+        ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
+    ),
+    "colorectal cancer screening": (
+        ("mt-sDNA", r"\b(?:multi-?target )?stool DNA(?: test(?:ing)?)?|\bmt-?sDNA|\bFIT-DNA"),
+        ("flexible sigmoidoscopy", r"\b(?:flexible )?sigmoidoscopy"),
+        ("CT colonography", r"\bCT colonography"),
+        ("colonoscopy", r"\bcolonoscopy"),
+        ("FIT", r"\bfecal immunochemical test(?:ing)?(?: \(FIT\))?|(?-i:\bFIT\b)"),
+        ("gFOBT", r"\b(?:high-sensitivity )?guaiac(?:-based)? fecal occult blood test(?:ing)?|\bgFOBT"),
+    ),
+}
+
+# Eligibility criteria: qualifiers on who is eligible, compared across documents as the "eligibility" facet.
+# A label with "{}" takes the first captured number. "key op value" / "key: value" lets conflicts compare keys.
+CRITERIA: tuple[tuple[str, str], ...] = (
+    ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?"),
+    ("years since quitting <= {}", r"\bquit(?: smoking)? within (?:the )?(?:past |last )?(\d+) years"),
+    ("years since quitting: any", r"\bno matter how long ago|\bregardless of (?:how long|when|time since)"),
+    ("smoking status: current or former", r"\bcurrently smoke|\bcurrent smok|\bformerly smoked|\bformer smok"),
+    ("life expectancy <= {} years", r"\blife expectancy (?:is|of) (\d+) years or (?:less|fewer)"),
+    ("life expectancy > {} years", r"\blife expectancy of more than (\d+) years"),
+    (
+        "life expectancy >= {} years",
+        r"\blife expectancy (?:is |of )?(?:at least )?(\d+) years or (?:longer|more)|"
+        r"\blife expectancy of at least (\d+) years|\blive at least (\d+) more years",
+    ),
+    ("one or more CVD risk factors", r"\bone or more (?:cardiovascular )?risk factors"),
+    ("not at increased bleeding risk", r"\bnot at increased (?:bleeding risk|risk of bleeding)"),
+    ("high cardiovascular risk", r"\b(?:high|higher|elevated) cardiovascular risk"),
+    ("good overall health", r"\boverall health is good|\bin good (?:overall )?health"),
+    ("no significant hypoglycemia", r"\bwithout significant hypoglycemia"),
+    ("Black ancestry", r"\bBlack (?:men|ancestry|people|individuals)"),
+    ("germline mutation", r"\bgermline mutations?"),
+    ("family history", r"\bfamily history|\bfather or brother|\bfirst-degree relatives?"),
+)
+
+# Subgroup conditions: a frame with a condition is about a different population than one without it, so
+# conflicts only compare frames whose condition sets are equal.
+CONDITIONS: tuple[tuple[str, str], ...] = (
+    ("dense breasts", r"\bdense breasts?"),
+    ("negative mammogram", r"\bnegative mammogram"),
+    ("hysterectomy", r"\bhysterectomy"),
+    ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"),
+    ("adequate prior screening", r"(?<!not had )\badequate prior screening|\bprior screening was adequate"),
+    ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
+    (
+        "limited life expectancy",
+        r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy|"
+        r"\blife expectancy of less than \d+",
+    ),
+    ("nursing home residents", r"\bnursing home"),
+    ("increased bleeding risk", r"(?<!not )\bat increased (?:bleeding risk|risk of bleeding)"),
+    ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
+    ("harms outweigh benefits", r"\bharms outweigh the benefits"),
+)

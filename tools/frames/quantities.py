@@ -1,0 +1,136 @@
+"""Thresholds and targets with units: blood pressure (mm Hg), percentages (A1C, 10-year risk, LDL-C reduction)
+and mg/dL values.
+
+Conventions (the gold set follows them): a comparator comes from the words around the number ("under" <,
+"or higher/or more" >=, "begins at" >=, "toward" ~, "X to (under) Y" / "between X and Y" range); numbers drop
+trailing zeros ("7.0" -> "7"); a systolic and a diastolic limit joined in one clause with the same comparator
+become one "S/D" value ("140 mm Hg or higher or a diastolic 90 mm Hg or higher" -> >= 140/90). A quantity is a
+target when its clause speaks of a target/goal/aim (and it is not a risk level, which is always a threshold).
+"""
+
+from __future__ import annotations
+
+import re
+
+from clinrag.tools.frames.schema import Quantity
+
+_X = r"(\d+(?:\.\d+)?)"
+_PATTERNS: tuple[tuple[str, str], ...] = (
+    (r"(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg", "bp_pair"),
+    (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:under\s+)?{_X}\s*(mm\s*Hg|%|mg/dL)", "range"),
+    (rf"{_X}\s*(mm\s*Hg|%|mg/dL)", "single"),
+)
+_TARGET_CUE = re.compile(
+    r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
+    r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:to|below|under)\b",
+    re.I,
+)
+_BP_CATEGORY = re.compile(r"(normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)", re.I)
+
+
+def _num(text: str) -> str:
+    v = float(text)
+    return str(int(v)) if v == int(v) else str(v)
+
+
+def _unit(text: str) -> str:
+    return "mm Hg" if "hg" in text.lower() else text
+
+
+def _op(before: str, after: str) -> str:
+    before, after = before[-30:].lower(), after[:25].lower()
+    if re.search(r"(?:under|below|less than|lower than|<)\s*$", before):
+        return "<"
+    if re.search(r"(?:at least|≥|>=)\s*$", before) or re.match(r"\s*(?:or (?:higher|more|greater|above)|\+)", after):
+        return ">="
+    if re.search(r"(?:begins? at|starts? at)\s*$", before):
+        return ">="
+    if re.search(r"(?:over|above|more than|greater than|>)\s*$", before):
+        return ">"
+    if re.match(r"\s*or (?:lower|less|below)", after):
+        return "<="
+    if re.search(r"(?:toward|around|about|approximately|~)\s*$", before):
+        return "~"
+    return "="
+
+
+def _name(before: str, unit: str, is_target: bool) -> str:
+    window = before[-70:]
+    low = window.lower()
+    if unit == "%":
+        if "a1c" in low:
+            return "A1C"
+        if "ldl" in low:
+            return "LDL-C reduction"
+        if "risk" in low:
+            return "10-year CVD risk"
+        return "percent"
+    if unit == "mg/dL":
+        return "LDL-C" if "ldl" in low or "cholesterol" in low else "mg/dL value"
+    measure = (
+        "systolic blood pressure"
+        if "systolic" in low[-40:]
+        else ("diastolic blood pressure" if "diastolic" in low[-40:] else "blood pressure")
+    )
+    if is_target:
+        return measure
+    cats = _BP_CATEGORY.findall(before)
+    if cats:
+        name = cats[-1].lower()
+        return name + (" (ambulatory)" if "ambulatory" in low else "")
+    return measure
+
+
+def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
+    """(thresholds, targets) stated in a clause."""
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, Quantity]] = []
+    target_clause = bool(_TARGET_CUE.search(text))
+    for pattern, kind in _PATTERNS:
+        for m in re.finditer(pattern, text, re.I):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            before, after = text[: m.start()], text[m.end() :]
+            if kind == "bp_pair":
+                unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(2)}", _op(before, after)
+            elif kind == "range":
+                unit, value, op = _unit(m.group(3)), f"{_num(m.group(1))}-{_num(m.group(2))}", "range"
+            else:
+                unit, value, op = _unit(m.group(2)), _num(m.group(1)), _op(before, after)
+            name = _name(before, unit, target_clause)
+            is_target = target_clause and "risk" not in name
+            found.append(
+                (m.start(), Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
+            )
+    found.sort(key=lambda t: t[0])
+    merged = _merge_systolic_diastolic([q for _, q in found])
+    thresholds = [q for q in merged if not q.name.startswith("target:")]
+    targets = [
+        q.model_copy(update={"name": q.name.removeprefix("target:")}) for q in merged if q.name.startswith("target:")
+    ]
+    return thresholds, targets
+
+
+def _merge_systolic_diastolic(qs: list[Quantity]) -> list[Quantity]:
+    """Join a single systolic and a single diastolic limit with the same comparator into one S/D value."""
+    out: list[Quantity] = []
+    i = 0
+    while i < len(qs):
+        q = qs[i]
+        nxt = qs[i + 1] if i + 1 < len(qs) else None
+        if (
+            nxt is not None
+            and q.unit == nxt.unit == "mm Hg"
+            and q.op == nxt.op
+            and "/" not in q.value + nxt.value
+            and q.name.startswith("target:") == nxt.name.startswith("target:")
+            and int(q.value.split("-")[0]) > int(nxt.value.split("-")[0])
+        ):
+            name = q.name.replace("systolic ", "")
+            out.append(Quantity(name=name, op=q.op, value=f"{q.value}/{nxt.value}", unit="mm Hg"))
+            i += 2
+            continue
+        out.append(q)
+        i += 1
+    return out

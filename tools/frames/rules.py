@@ -1,0 +1,221 @@
+"""The regex rule layer: ages, intervals, strength, action and non-recommendation sentences.
+
+Ages are inclusive whole years: "older than/over N", "beyond/past/after age N" give ``N+1`` as the lower
+bound; "younger than/under N", "before age N" give ``N-1`` as the upper bound. All age expressions of a clause
+are intersected ("before age 50, at ages 40 to 49" is 40-49). "by age N" (a deadline) is not a population
+bound. Intervals are months; several intervals in one clause become their span ("every two years ... or annual"
+is 12-24).
+"""
+
+from __future__ import annotations
+
+import re
+
+from clinrag.tools.frames.schema import Interval
+
+_NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
+_NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"
+_NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|\.\d|pack|years? (?:since|ago)))"  # a BP value, a percent, pack-years...
+
+
+def _n(text: str) -> int:
+    return _NUM_WORDS.get(text.lower(), 0) or int(text)
+
+
+# (regex, kind); kinds: range (g1-g2), min (g1), gt (g1+1), lt (g1-1), max (g1), at (start cue -> min, else g1-g1)
+_AGE_PATTERNS: tuple[tuple[str, str], ...] = (
+    (r"\bfrom age (\d{2}) (?:through|to|until) (?:age )?(\d{2,3})", "range"),
+    (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
+    (r"\b(?:aged?|ages)\s+(\d{2})\s*(?:to|-|–|through|and)\s*(\d{2,3})\b(?:\s*years)?", "range"),
+    (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
+    (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
+    (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
+    (r"\b(?:beyond|past|after) age (\d{2,3})\b", "gt"),
+    (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
+    (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?age (\d{2,3})\b", "max"),
+    (r"\bno later than age (\d{2,3})\b", "min"),
+    (r"\b(?:at|from) ages? (\d{2,3})\b", "at"),
+)
+_START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
+_DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$", re.I)  # "brother diagnosed ... before age 65"
+
+
+def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
+    """Every age expression as (start, end, age_min, age_max), earlier patterns claiming their text first."""
+    taken: list[tuple[int, int]] = []
+    spans = []
+    start_cue = bool(_START_CUE.search(text))
+    for pattern, kind in _AGE_PATTERNS:
+        for m in re.finditer(pattern, text, re.I):
+            if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(text[: m.start()]):
+                continue
+            a = int(m.group(1))
+            if not 10 <= a <= 120:
+                continue
+            lo_hi = {
+                "range": (a, int(m.group(2)) if m.lastindex and m.lastindex > 1 else a),
+                "min": (a, None),
+                "gt": (a + 1, None),
+                "lt": (None, a - 1),
+                "max": (None, a),
+                "at": (a, None) if start_cue else (a, a),
+            }[kind]
+            taken.append((m.start(), m.end()))
+            spans.append((m.start(), m.end(), *lo_hi))
+    return sorted(spans)
+
+
+def age_bounds(text: str) -> tuple[int | None, int | None]:
+    """The intersection of all age expressions; the first expression alone when they contradict each other."""
+    spans = age_spans(text)
+    if not spans:
+        return None, None
+    lo = max((s[2] for s in spans if s[2] is not None), default=None)
+    hi = min((s[3] for s in spans if s[3] is not None), default=None)
+    if lo is not None and hi is not None and lo > hi:
+        return spans[0][2], spans[0][3]
+    return lo, hi
+
+
+# (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the
+# following test ("annual FIT"); "post" intervals follow their test ("colonoscopy every 10 years").
+_INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
+    (rf"\bevery\s+{_NUM}\s*(?:or|to|-|–)\s*{_NUM}\s+(years?|months?)", None, "post"),
+    (rf"\bevery\s+{_NUM}\s+(years?|months?)", None, "post"),
+    (r"\bevery (?:other|second) year\b|\bbiennial(?:ly)?\b", 24, "pre"),
+    (r"\bevery year\b|\beach year\b|\bonce a year\b|\byearly\b|\bannual(?:ly)?\b", 12, "pre"),
+    (r"\btriennial(?:ly)?\b", 36, "pre"),
+)
+
+
+def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
+    """Every interval mention as (start, end, interval, "pre"|"post")."""
+    taken: list[tuple[int, int]] = []
+    out = []
+    for pattern, months, where in _INTERVAL_PATTERNS:
+        for m in re.finditer(pattern, text, re.I):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            if months is not None:
+                iv = Interval(min=months, max=months)
+            else:
+                unit = 12 if m.group(m.lastindex).lower().startswith("year") else 1
+                nums = [_n(g) * unit for g in m.groups()[:-1]]
+                iv = Interval(min=min(nums), max=max(nums))
+            out.append((m.start(), m.end(), iv, where))
+    return sorted(out, key=lambda t: t[0])
+
+
+def span_interval(intervals: list[Interval]) -> Interval | None:
+    if not intervals:
+        return None
+    return Interval(min=min(i.min for i in intervals), max=max(i.max for i in intervals))
+
+
+_GRADE = re.compile(r"\bgrade ([ABCDI])\b(?! means)")
+_CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
+_LOE = re.compile(r"\b(?:level of evidence|LOE)\s*:?\s*([ABC](?:-(?:R|NR|LD|EO))?)\b", re.I)
+_WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation", re.I)
+
+
+def strength(text: str) -> str | None:
+    """Stated strength, normalized spelling: "grade B", "class III, harm", "level of evidence B-R", "strong";
+    several parts are joined with "; "."""
+    parts = []
+    if m := _GRADE.search(text):
+        parts.append(f"grade {m.group(1)}")
+    if m := _CLASS.search(text):
+        roman = m.group(1)
+        roman = roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
+        parts.append(f"class {roman}" + (f", {m.group(2).lower()}" if m.group(2) else ""))
+    if m := _LOE.search(text):
+        parts.append(f"level of evidence {m.group(1).upper()}")
+    if m := _WORD.search(text):
+        parts.append(m.group(1).lower())
+    return "; ".join(parts) or None
+
+
+# What a grade or class means (USPSTF grades; ACC/AHA classes of recommendation). Grade I is insufficient
+# evidence, never a recommendation against.
+_GRADE_ACTION = {
+    "A": "recommend",
+    "B": "recommend",
+    "C": "individual_decision",
+    "D": "recommend_against",
+    "I": "insufficient_evidence",
+}
+_CLASS_ACTION = {
+    "I": "recommend",
+    "IIa": "suggest_or_consider",
+    "IIb": "suggest_or_consider",
+    "II": "suggest_or_consider",
+    "III": "recommend_against",
+}
+
+# Lexical action cues, checked in this order (first match wins).
+_ACTION_CUES: tuple[tuple[str, str], ...] = (
+    (
+        "insufficient_evidence",
+        r"\binsufficient\b|\bcannot (?:be )?(?:determined?|assess)|\bunable to (?:assess|determine)"
+        r"|\bnot enough evidence|\bfor or against\b",
+    ),
+    (
+        "discourage",
+        r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue)\b",
+    ),
+    (
+        "recommend_against",
+        r"\brecommend(?:s|ed)? against|\b(?:does|do|did) not recommend|\bnot recommended\b"
+        r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
+        r"|\badvis\w* (?:against|stopping)|\bavoid\w*"
+        r"|\b(?:should|must)(?: also)? (?:stop|discontinue|be (?:stopped|discontinued))",
+    ),
+    (
+        "individual_decision",
+        r"\bindividual (?:decision|one|basis)|\bindividuali[sz]ed\b|\binformed decision"
+        r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
+        r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
+        r"|\bdiscussion should start",
+    ),
+    (
+        "suggest_or_consider",
+        r"\bsuggest(?:s|ed)?\b|\bconsider(?:s|ed)?\b|\bmight\b|\bmay (?:also |still )?(?:begin|suit|justify|be|start|"
+        r"offer|use|help)\b|\bacceptable\b|\bencourag\w+|\breasonable\b",
+    ),
+    (
+        "recommend",
+        r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
+        r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
+        r"|\bbegins? at\b|\bqualify\b|\b(?:is|are) appropriate\b|^\W*(?:Screen|Initiate|Start|Offer|Begin|Use"
+        r"|Treat)\b",
+    ),
+    # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
+    ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
+)
+_NOT_A_RECOMMENDATION = re.compile(
+    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b|\bhad been\b|\bmoved (?:the|from)\b"
+    r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|\bappl(?:ies|ied) to\b"
+    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the|guidance)\b",
+    re.I,
+)
+
+
+def is_recommendation_text(text: str) -> bool:
+    """False for change narratives, definitions of grades, scope and publication statements."""
+    return not _NOT_A_RECOMMENDATION.search(text)
+
+
+def action(text: str) -> str | None:
+    """The action a clause states: a grade or class decides when present, otherwise the first lexical cue."""
+    if m := _GRADE.search(text):
+        return _GRADE_ACTION[m.group(1)]
+    if m := _CLASS.search(text):
+        roman = m.group(1)
+        return _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
+    for name, pattern in _ACTION_CUES:
+        if re.search(pattern, text, re.I if name != "recommend" else re.I | re.M):
+            return name
+    if m := _WORD.search(text):  # "X is a qualified recommendation": the strength word is the only cue
+        return "recommend" if m.group(1).lower() in ("strong", "qualified") else "suggest_or_consider"
+    return None
