@@ -31,3 +31,31 @@ def relevant_sentences(question: str, text: str, n: int = SENTENCES_PER_SOURCE) 
     sims = embed_cached(sentences) @ embed_cached([question])[0]
     order = [int(i) for i in np.argsort(-sims) if sims[i] >= MIN_SENTENCE_SIMILARITY][:n] or [int(np.argmax(sims))]
     return [sentences[i] for i in sorted(order)]
+
+
+FACET_LABELS = {
+    "start_age": "Start age", "stop_age": "Stop age", "interval": "Interval (months)", "action": "Recommendation",
+    "threshold": "Threshold", "target": "Target", "eligibility": "Eligibility",
+}
+
+
+def value_text(value) -> str:
+    """One document's value on a facet, with its stated strength: "45 (grade B)"."""
+    text = value.value.replace("_", " ")
+    return f"{text} ({value.strength})" if value.strength else text
+
+
+def disagreement_line(item, superseded: set[str] = frozenset()) -> str:
+    """A typed disagreement or change in one line, the documents that state the same value side by side:
+    "Start age, screening mammography: USPSTF 40 (grade B) [uspstf-breast-2024] and ACR 40 [acr-breast-2021];
+    ACS 45 (qualified) [acs-breast-2015]". A change lists the versions oldest first, joined by arrows."""
+    label = f"{FACET_LABELS.get(item.facet, item.facet)}, {item.intervention}"
+    if item.kind == "change":
+        steps = sorted(item.values, key=lambda v: v.issued or "")
+        return f"{label}, {steps[0].org}: " + " -> ".join(
+            f"{value_text(v)} in {(v.issued or '')[:4]} {cite(v.doc_id, superseded)}" for v in steps)
+    groups: dict[str, list] = {}
+    for v in item.values:
+        groups.setdefault(v.value, []).append(v)
+    return f"{label}: " + "; ".join(
+        " and ".join(f"{v.org} {value_text(v)} {cite(v.doc_id, superseded)}" for v in vals) for vals in groups.values())

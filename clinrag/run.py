@@ -17,6 +17,7 @@ def to_result(state: dict) -> AskResult:
         reason=state.get("reason"),
         evidence=[{f: e.get(f) for f in evidence_fields} for e in state.get("evidence") or []],
         contradictions=state.get("contradictions") or [],
+        disagreements=state.get("disagreements") or [],
         hypotheses=state.get("hypotheses"),
         answer=state.get("answer", ""),
     )

@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clinrag.tools.frames.schema import Disagreement
+
 SourceType = Literal["guideline", "abstract", "label", "leaflet", "other"]
 Status = Literal["current", "superseded"]
 
@@ -112,11 +114,16 @@ class Hypotheses(BaseModel):
 
 
 class ContradictionEdge(BaseModel):
+    """An NLI-based disagreement pointer between two documents: the sentence pair with the highest contradiction
+    probability among pairs whose sentences state no recommendation frame (frames are compared as typed
+    ``disagreements`` instead)."""
+
     doc_a: str
     doc_b: str
     score: float = Field(description="CNT(a,b): max p_contradiction over kept cross-document sentence pairs.")
     sentence_a: str
     sentence_b: str
+    basis: Literal["nli"] = Field(default="nli", description="How the edge was found: sentence-pair NLI.")
 
 
 class ScopeDecision(BaseModel):
@@ -145,5 +152,11 @@ class AskResult(BaseModel):
     reason: str | None = None
     evidence: list[dict]
     contradictions: list[ContradictionEdge]
+    disagreements: list[Disagreement] = Field(
+        default_factory=list,
+        description="Typed conflicts between the recommendation frames of the evidence: a facet (start_age, "
+        "stop_age, interval, action, threshold, target, eligibility) of one intervention on which documents state "
+        "different values; kind 'change' between versions of one organization, 'disagreement' between organizations.",
+    )
     hypotheses: Hypotheses | None
     answer: str

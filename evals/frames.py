@@ -140,13 +140,26 @@ def _tally(rows: list[dict[str, Any]], preds: dict[str, list[dict[str, Any]]]) -
     }
 
 
+HOLDOUT_BATCH = "c"
+"""Written sentences of batch c were written and goaled without reading the extractor's rules, and scored once
+before any change to them: the blind holdout. Corpus sentences and written batches a and b were seen while the
+rules were tuned."""
+
+
+def split_of(row: dict[str, Any]) -> str:
+    """"corpus", "written" (seen while tuning) or "holdout" (the blind batch)."""
+    if row["source"] == "written" and row.get("batch") == HOLDOUT_BATCH:
+        return "holdout"
+    return row["source"]
+
+
 def evaluate_frames(gold_path: Path | str | None = None) -> dict[str, Any]:
-    """Precision/recall per field, overall and per split ("corpus", "written")."""
+    """Precision/recall per field, overall and per split ("corpus", "written", "holdout")."""
     rows = [json.loads(line) for line in Path(gold_path or default_gold_path()).read_text().splitlines() if line]
     preds = _predictions(rows)
     result = {"all": _tally(rows, preds)}
-    for split in ("corpus", "written"):
-        subset = [r for r in rows if r["source"] == split]
+    for split in ("corpus", "written", "holdout"):
+        subset = [r for r in rows if split_of(r) == split]
         if subset:
             result[split] = _tally(subset, preds)
     return result

@@ -6,7 +6,8 @@ several sources can tell clinrag's apart:
 - ``clinrag.follow_up``: a chat turn resolved against the earlier turns (asked, previous, resolved, method)
 - ``clinrag.scope``: the scope decision (question, in_scope, category, reason)
 - ``clinrag.evidence``: the retrieved evidence, one compact entry per passage
-- ``clinrag.contradictions``: disagreements found (pairs at or above the contradiction threshold)
+- ``clinrag.contradictions``: typed disagreements between recommendation frames, and NLI-flagged sentence pairs
+  (pairs at or above the contradiction threshold)
 - ``clinrag.support``: the support gate's score, threshold and decision
 
 Nodes emit through their ``Runtime``'s stream writer, which is a no-op unless the caller streams in ``custom``
@@ -40,3 +41,10 @@ def evidence_entry(item: EvidenceItem) -> dict:
 def contradiction_entry(edge: ContradictionEdge) -> dict:
     return {"doc_a": edge.doc_a, "doc_b": edge.doc_b, "score": round(edge.score, 4),
             "sentence_a": edge.sentence_a, "sentence_b": edge.sentence_b}
+
+
+def disagreement_entry(item) -> dict:
+    """One typed disagreement: facet, intervention, kind and each document's value."""
+    return {"kind": item.kind, "facet": item.facet, "intervention": item.intervention,
+            "values": [{"doc_id": v.doc_id, "org": v.org, "value": v.value, "strength": v.strength}
+                       for v in item.values]}

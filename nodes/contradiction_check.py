@@ -1,25 +1,49 @@
-"""Contradiction check: sentence-pair NLI between the retrieved documents."""
+"""Contradiction check: typed disagreements between the recommendation frames of the retrieved documents, and
+sentence-pair NLI for the sentences that state no frame.
+
+Frames (stored with the index) say what each guideline recommends, for whom, how often and at which numbers;
+two documents that differ on a facet of one intervention for overlapping populations disagree (different
+organizations) or record a change (versions of one organization). Sentences that carry frames are compared only
+as frames, so NLI cannot blend different age bands or flag a grade sentence against an unrelated one; NLI edges
+remain for the other sentences (abstracts, background), labelled as NLI-based.
+"""
 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
-from clinrag.graph.events import contradiction_entry, emit
+from clinrag.graph.events import contradiction_entry, disagreement_entry, emit
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
+from clinrag.tools.frames.conflicts import find_conflicts
+from clinrag.tools.index.text import split_sentences
 from clinrag.tools.nli.contradiction import contradiction_graph
 from clinrag.tools.nli.pair_scores import primed_backend
 
 
+def _key(sentence: str) -> str:
+    return " ".join(sentence.split())
+
+
 def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
+    index = index_of(ctx)
     texts: dict[str, str] = {}
     for item in state.evidence:  # several passages of one document count as one document
         texts[item.doc_id] = f"{texts[item.doc_id]} {item.text}" if item.doc_id in texts else item.text
-    backend = primed_backend(index_of(ctx), ctx.nli_backend)  # index-time pair scores loaded once per process
-    edges, salience = contradiction_graph(texts, backend, ctx.pair_similarity_threshold)
+    frames = {doc_id: index.frames_for(doc_id) for doc_id in texts}
+    replaced_on = {d.doc_id: index.docs[d.superseded_by].issued.isoformat() for d in index.docs.values()
+                   if d.superseded_by in index.docs and index.docs[d.superseded_by].issued}
+    disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on)
+    framed = {_key(f.sentence) for fs in frames.values() for f in fs}
+    nli_texts = {doc_id: " ".join(s for s in split_sentences(text) if _key(s) not in framed)
+                 for doc_id, text in texts.items()}
+    backend = primed_backend(index, ctx.nli_backend)  # index-time pair scores loaded once per process
+    edges, salience = contradiction_graph(nli_texts, backend, ctx.pair_similarity_threshold)
     flagged = [contradiction_entry(e) for e in edges if e.score >= ctx.contradiction_threshold]
-    emit(runtime, "contradictions", threshold=ctx.contradiction_threshold, document_pairs=len(edges), flagged=flagged)
-    evidence = [e.model_copy(update={"contradiction_salience": round(salience.get(e.doc_id, 0.0), 4)}) for e in state.evidence]
-    return {"contradictions": to_json(edges), "evidence": to_json(evidence)}
+    emit(runtime, "contradictions", threshold=ctx.contradiction_threshold, document_pairs=len(edges), flagged=flagged,
+         disagreements=[disagreement_entry(d) for d in disagreements])
+    evidence = [e.model_copy(update={"contradiction_salience": round(salience.get(e.doc_id, 0.0), 4)})
+                for e in state.evidence]
+    return {"contradictions": to_json(edges), "disagreements": to_json(disagreements), "evidence": to_json(evidence)}

@@ -8,14 +8,20 @@ consensus, and never call disagreeing sources "in agreement".
 4. "Evidence is insufficient" (e.g. USPSTF grade I) means no recommendation either way: never restate it as \
 "recommended against".
 5. If the passages do not answer the question, reply exactly "Insufficient evidence" and say what is missing.
-6. Do not add recommendations, grades, numbers or dates that are not in the passages."""
+6. Do not add recommendations, grades, numbers or dates that are not in the passages. Every sentence with an age, \
+interval, threshold, target, grade or action is checked against the documents it cites; a sentence that states a \
+value its cited documents do not state is replaced by the sources' own sentences."""
 
 ANSWER_USER = """Question: {question}
 
 Evidence passages:
 {evidence}
 
-Flagged disagreements between passages:
+Disagreements and changes found by comparing the sources' recommendations (facet, intervention, each \
+source's value; report them as given, with the organizations and dates):
+{disagreements}
+
+Other sentence pairs flagged by NLI (pointers only, not verified):
 {contradictions}
 
 Answer with citations."""

@@ -23,7 +23,15 @@ def test_answered_question_streams_scope_evidence_contradictions_support(graph):
     assert {"uspstf-breast-2024", "acs-breast-2015"} <= {i["doc_id"] for i in evidence["items"]}
     assert all(set(i) == {"doc_id", "org", "title", "issued", "status", "superseded_by", "support_score"}
                for i in evidence["items"])  # compact: no passage text in the stream
-    assert contradictions["flagged"] and all(e["score"] >= contradictions["threshold"] for e in contradictions["flagged"])
+    assert all(e["score"] >= contradictions["threshold"] for e in contradictions["flagged"])
+    # the demo question's real difference, typed: ACS starts at 45 where USPSTF, ACR and ACOG start at 40
+    start = [d for d in contradictions["disagreements"] if d["facet"] == "start_age"]
+    assert len(start) == 1 and start[0]["kind"] == "disagreement"
+    values = {v["org"]: v["value"] for v in start[0]["values"]}
+    assert values["ACS"] == "45" and values["USPSTF"] == "40"
+    # no NLI flag between a recommendation sentence and an unrelated one ("does not recommend clinical breast
+    # examination" vs "the ACR issued ... in 2021" was flagged at 0.79 before frames took recommendation sentences)
+    assert not any("clinical breast examination" in e["sentence_a"] + e["sentence_b"] for e in contradictions["flagged"])
     assert support["decision"] == "answer" and support["support"] >= support["threshold"]
     json.dumps(events)  # plain JSON: any UI or the API server can send them as they are
 

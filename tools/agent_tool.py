@@ -23,10 +23,11 @@ from pydantic import BaseModel, Field
 
 from clinrag import NOT_MEDICAL_ADVICE
 from clinrag.context import Context
-from clinrag.evidence_text import relevant_sentences, status_label
-from clinrag.graph.events import contradiction_entry
+from clinrag.evidence_text import disagreement_line, relevant_sentences, status_label
+from clinrag.graph.events import contradiction_entry, disagreement_entry
 from clinrag.run import stream_run, to_result
 from clinrag.schema import ContradictionEdge, EvidenceItem
+from clinrag.tools.frames.schema import Disagreement
 
 TOOL_NAME = "clinrag_evidence"
 TOOL_DESCRIPTION = (
@@ -89,7 +90,9 @@ def evidence_map(state: dict, threshold: float) -> dict:
         "abstain_reason": state.get("abstain_reason"),
         "reason": state.get("reason"),
         "evidence": list(documents.values()),
-        "disagreements": [contradiction_entry(e) for e in edges if e.score >= threshold],
+        "disagreements": [disagreement_entry(Disagreement.model_validate(d)) | {"line": disagreement_line(
+            Disagreement.model_validate(d))} for d in state.get("disagreements") or []],
+        "contradictions": [contradiction_entry(e) for e in edges if e.score >= threshold],
         "notice": NOT_MEDICAL_ADVICE,
     }
     if out["decision"] == "abstain":

@@ -34,14 +34,29 @@ def org_key(org: str | None) -> frozenset[str]:
     return frozenset(part.strip().upper() for part in (org or "").split("/"))
 
 
-def _kind(a: Frame, b: Frame) -> str | None:
+def _kind(a: Frame, b: Frame, replaced_on: dict[str, str] | None = None) -> str | None:
+    """"change" between versions of one organization; "disagreement" between organizations whose documents were
+    in force at the same time: two current documents, or a superseded one and a document issued before it was
+    replaced (``replaced_on``: doc_id -> issue date of the version that replaced it; without it, superseded
+    documents take part in changes only)."""
     if a.doc_id == b.doc_id:
         return None
     if org_key(a.org) == org_key(b.org):
         return "change"
-    if a.status == "superseded" or b.status == "superseded":
-        return None
+    for old, other in ((a, b), (b, a)):
+        if old.status == "superseded":
+            replaced = (replaced_on or {}).get(old.doc_id or "")
+            if not replaced or other.status == "superseded" or not other.issued or other.issued >= replaced:
+                return None
     return "disagreement"
+
+
+def _era(kind: str, a: Frame, b: Frame) -> tuple:
+    """Disagreements that involve a superseded document are grouped apart from today's (one group per superseded
+    document), so a current and a superseded version of one organization never sit in one disagreement."""
+    if kind != "disagreement":
+        return ()
+    return tuple(sorted(f.doc_id or "" for f in (a, b) if f.status == "superseded"))
 
 
 def _risk_range(frame: Frame) -> tuple[float, float] | None:
@@ -150,15 +165,15 @@ def _population_text(frames: list[Frame], docs: dict[Any, list[Frame]]) -> str:
     return ", ".join(parts)
 
 
-def find_conflicts(frames: list[Frame]) -> list[Disagreement]:
-    """Typed conflicts among frames (see module docstring)."""
+def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = None) -> list[Disagreement]:
+    """Typed conflicts among frames (see module docstring; ``replaced_on`` as in :func:`_kind`)."""
     docs: dict[Any, list[Frame]] = defaultdict(list)
     for f in frames:
         docs[(f.doc_id, f.intervention)].append(f)
     groups: dict[tuple, dict[tuple, tuple[Frame, str]]] = defaultdict(dict)
 
     def add(kind: str, facet: str, a: Frame, va: str, b: Frame, vb: str) -> None:
-        org = tuple(sorted(org_key(a.org))) if kind == "change" else ()
+        org = tuple(sorted(org_key(a.org))) if kind == "change" else _era(kind, a, b)
         group = groups[(kind, facet, a.intervention, org)]
         group.setdefault((a.doc_id, va), (a, va))
         group.setdefault((b.doc_id, vb), (b, vb))
@@ -166,11 +181,11 @@ def find_conflicts(frames: list[Frame]) -> list[Disagreement]:
     ordered = sorted(frames, key=lambda f: (f.issued or "", f.doc_id or ""))
     for i, a in enumerate(ordered):
         for b in ordered[i + 1 :]:
-            kind = _kind(a, b)
+            kind = _kind(a, b, replaced_on)
             if kind and comparable(a, b, docs):
                 for facet, (va, vb) in _pair_values(a, b, docs).items():
                     add(kind, facet, a, va, b, vb)
-    _document_facets(docs, add)
+    _document_facets(docs, add, replaced_on)
     out = []
     for (kind, facet, intervention, _), entries in groups.items():
         values = sorted(entries.values(), key=lambda t: (t[0].issued or "", t[0].doc_id or ""))
@@ -187,7 +202,7 @@ def find_conflicts(frames: list[Frame]) -> list[Disagreement]:
     return sorted(out, key=lambda d: (d.intervention, d.kind, d.facet))
 
 
-def _document_facets(docs: dict[Any, list[Frame]], add: Any) -> None:
+def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[str, str] | None = None) -> None:
     """start_age, stop_age and eligibility, compared between the per-document summaries."""
     summaries: dict[tuple, dict[str, Any]] = {}
     for (doc_id, intervention), fs in docs.items():
@@ -206,11 +221,11 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any) -> None:
             for facet in ("start_age", "stop_age"):
                 if sa[facet] and sb[facet]:
                     (va, fa), (vb, fb) = sa[facet], sb[facet]
-                    kind = _kind(fa, fb)
+                    kind = _kind(fa, fb, replaced_on)
                     if kind and va != vb:
                         add(kind, facet, fa, str(va), fb, str(vb))
             for key in sorted(set(sa["eligibility"]) & set(sb["eligibility"])):
                 (va, fa), (vb, fb) = sa["eligibility"][key], sb["eligibility"][key]
-                kind = _kind(fa, fb)
+                kind = _kind(fa, fb, replaced_on)
                 if kind and va != vb:
                     add(kind, "eligibility", fa, f"{key} {va}", fb, f"{key} {vb}")
