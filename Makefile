@@ -1,10 +1,11 @@
-# Two entry points: `make demo` (set up, index, answer one question) and `make test` (set up, run all tests).
+# Two entry points: `make demo` (set up, index, answer one question) and `make test` (set up, run all tests);
+# `make lint` runs ruff (configured in pyproject.toml [tool.ruff]).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.clinrag-installed
 DEMO_QUESTION ?= When should average-risk women start mammography, and do the organizations agree?
 
-.PHONY: install demo test eval bench clean
+.PHONY: install demo test lint eval bench clean
 
 # torch first, from the local CPU wheel: anything else would pull a multi-GB CUDA build.
 $(STAMP): pyproject.toml
@@ -22,6 +23,9 @@ demo: install
 
 test: install
 	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
 
 eval: install
 	$(VENV)/bin/clinrag eval guideline-drift

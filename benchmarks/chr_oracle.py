@@ -59,7 +59,8 @@ def sweep(index, questions, lambdas, pools) -> dict[tuple[float, int], dict]:
                     answers[key] = answer_from_passages(index, q.options, rows)[0]
                 correct.append(int(answers[key] == q.answer))
                 shares.append(mimic_share(index, rows, h.target, h.mimic))
-            out[(lam, pool)] = {"accuracy": round(float(np.mean(correct)), 4), "mimic_share_top5": round(float(np.mean(shares)), 4)}
+            out[(lam, pool)] = {"accuracy": round(float(np.mean(correct)), 4),
+                                "mimic_share_top5": round(float(np.mean(shares)), 4)}
     return out
 
 
@@ -72,7 +73,8 @@ def harness(index, questions, hypotheses: str, lam: float, pool: int, retrievers
     from clinrag.evals.chr_pipeline import HarnessSettings
     from clinrag.tools.retrieval.retrievers import RETRIEVERS
 
-    settings = HarnessSettings(retrievers=retrievers or list(RETRIEVERS), hypotheses=hypotheses, lam=lam, pool=pool, k=5)
+    settings = HarnessSettings(retrievers=retrievers or list(RETRIEVERS), hypotheses=hypotheses, lam=lam, pool=pool,
+                               k=5)
     start = time.perf_counter()
     rows = run_experiment(questions, index, settings)
     result = report(rows, settings)
@@ -111,7 +113,8 @@ def main() -> int:
     limit = args.limit
     tune = select(load_mirage("mmlu"), "diagnosis")[:limit] + select(load_mirage("medmcqa"), "diagnosis")[:limit]
     test = select(load_mirage("medqa"), "diagnosis")[:limit]
-    print(f"tuning: {len(tune)} MMLU-Med + MedMCQA diagnosis questions; reporting: {len(test)} MedQA diagnosis questions")
+    print(f"tuning: {len(tune)} MMLU-Med + MedMCQA diagnosis questions; "
+          f"reporting: {len(test)} MedQA diagnosis questions")
 
     start = time.perf_counter()
     extra = tuple(p or len(index.passages) for p in EXTRA_POOLS)

@@ -32,7 +32,8 @@ def pubmedqa_pool(n: int = 20, candidates: int = 500) -> dict[str, str]:
     texts = {pmid: " ".join(r["CONTEXTS"]) for pmid, r in records}
     words = {pmid: {w for w in re.findall(r"[a-z]{4,}", t.lower())} for pmid, t in texts.items()}
     seed = records[0][0]
-    ranked = sorted((p for p in texts if p != seed), key=lambda p: -len(words[p] & words[seed]) / len(words[p] | words[seed]))
+    ranked = sorted((p for p in texts if p != seed),
+                    key=lambda p: -len(words[p] & words[seed]) / len(words[p] | words[seed]))
     return {p: texts[p] for p in [seed, *ranked[: n - 1]]}
 
 
@@ -47,7 +48,8 @@ def pairs_per_second(backend, pairs: list[tuple[str, str]], batch: int = 32) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=256)
-    parser.add_argument("--backends", nargs="+", default=["lexical", "feature", "cross-encoder", "cross-encoder-torch", "two-stage"])
+    parser.add_argument("--backends", nargs="+",
+                        default=["lexical", "feature", "cross-encoder", "cross-encoder-torch", "two-stage"])
     parser.add_argument("--json-out")
     args = parser.parse_args()
 

@@ -1,12 +1,13 @@
-"""PubMed-side measurements: ingestion parse rate on the fixtures, corpus statistics like the TGA-PubMed paper's
-Table 1, and temporal_search latency on the 1,000-abstract PubMedQA corpus.
+"""PubMed-side measurements: ingestion parse rate on the fixtures, corpus statistics like
+Javadi et al.'s (arXiv:2511.06668) Table 1, and temporal_search latency on the 1,000-abstract PubMedQA corpus.
 
 * parse rate: the hand-written EFetch fixture (tests/fixtures/pubmed/efetch_articles.xml) through the parser;
 * Table 1: documents, years, abstract length, and the mean context per query (K abstracts, their words and
   distinct years) for the drug-information benchmark questions under each retrieval condition;
 * latency, warm, in process, over the benchmark questions x ``--repeats`` passes (default 1): the query embedding
   on its own (cache evicted), then, with the query vector cached, hybrid_search alone (the baseline every tool
-  starts from), temporal_search's passage ranking, and the three retrieval conditions (pool 20, the default NLI backend).
+  starts from), temporal_search's passage ranking, and the three retrieval conditions (pool 20, the default NLI
+  backend).
 
 Run:  .venv/bin/python benchmarks/pubmed_corpus.py [--repeats 3] [--json-out PATH]
 Honours CLINRAG_INDEX_ROOT, CLINRAG_CORPUS_ROOT and CLINRAG_DATA_DIR; builds the corpus and index if missing
@@ -91,18 +92,22 @@ def main() -> None:
     from clinrag.tools.index.embeddings import embed_cached
 
     latency = {
-        "query embedding (MiniLM, one query)": timed(lambda q: embed_cached([q]), questions, args.repeats, evict=True)[0],
+        "query embedding (MiniLM, one query)": timed(lambda q: embed_cached([q]), questions, args.repeats,
+                                                     evict=True)[0],
         "hybrid_search (baseline)": timed(lambda q: hybrid_search(index, q, pool=50), questions, args.repeats)[0],
-        "temporal_search passages": timed(lambda q: temporal_search_passages(index, q, k=args.k), questions, args.repeats)[0],
+        "temporal_search passages": timed(lambda q: temporal_search_passages(index, q, k=args.k), questions,
+                                          args.repeats)[0],
     }
     contexts = {}
     for condition in CONDITIONS:
         latency[f"condition {condition}"], found = timed(
-            lambda q, c=condition: condition_search(index, q, c, k=args.k, exclude_source_types=EVIDENCE_EXCLUDED_TYPES).evidence,
+            lambda q, c=condition: condition_search(
+                index, q, c, k=args.k, exclude_source_types=EVIDENCE_EXCLUDED_TYPES).evidence,
             questions, args.repeats)
         contexts[condition] = {
             "abstracts_per_query": round(float(np.mean([len(f) for f in found])), 2),
-            "words_per_context": round(float(np.mean([sum(len(index.docs[e.doc_id].text.split()) for e in f) for f in found])), 1),
+            "words_per_context": round(float(np.mean(
+                [sum(len(index.docs[e.doc_id].text.split()) for e in f) for f in found])), 1),
             "distinct_years_per_context": round(float(np.mean([len({e.year for e in f if e.year}) for f in found])), 2),
             "mean_year": round(float(np.mean([e.year for f in found for e in f if e.year])), 1),
         }
@@ -115,7 +120,8 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- |")
     for c in CONDITIONS:
         r = contexts[c]
-        print(f"| {c} | {r['abstracts_per_query']} | {r['words_per_context']} | {r['distinct_years_per_context']} | {r['mean_year']} |")
+        print(f"| {c} | {r['abstracts_per_query']} | {r['words_per_context']} | {r['distinct_years_per_context']} "
+              f"| {r['mean_year']} |")
     print(f"\n| call ({len(questions)} questions x {args.repeats}) | p50 ms | p95 ms | mean ms |")
     print("| --- | --- | --- | --- |")
     for name, r in latency.items():

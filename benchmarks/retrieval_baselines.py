@@ -126,7 +126,8 @@ def main() -> int:
 
     n_split = {s: sum(c.metadata.get("split") == s for c in cases) for s in ("canonical", "holdout")}
     table = Table(title=f"retrieval over {len(index.passages)} passages / {len(index.docs)} docs, K={k}, "
-                        f"{len(cases)} answerable cases ({n_split['canonical']} canonical, {n_split['holdout']} holdout)")
+                        f"{len(cases)} answerable cases ({n_split['canonical']} canonical, "
+                        f"{n_split['holdout']} holdout)")
     cols = ["retriever", "complete canon", "complete holdout", "complete all", "per-doc recall", "superseded found",
             "superseded unasked", "docs/answer", "orgs/answer", "p50 ms", "p95 ms"]
     for col in cols:
@@ -135,7 +136,8 @@ def main() -> int:
         cr = r["complete_recall"]
         table.add_row(name, f"{cr['canonical']:.3f}", f"{cr['holdout']:.3f}", f"{cr['all']:.3f}",
                       f"{r['per_doc_recall']:.3f}", f"{r['superseded_found']}/{r['superseded_required']}",
-                      str(r["superseded_unasked"]), f"{r['docs_per_answer']:.2f}", f"{r['orgs_per_answer']:.2f}", f"{r['p50_ms']:.1f}",
+                      str(r["superseded_unasked"]), f"{r['docs_per_answer']:.2f}", f"{r['orgs_per_answer']:.2f}",
+                      f"{r['p50_ms']:.1f}",
                       f"{r['p95_ms']:.1f}")
     console = Console(width=160)
     console.print(table)

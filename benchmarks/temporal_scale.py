@@ -1,4 +1,5 @@
-"""temporal_search at the TGA-PubMed paper's raw corpus size, with synthetic vectors: exact vs HNSW in one run.
+"""temporal_search at Javadi et al.'s (arXiv:2511.06668) raw corpus size, with synthetic vectors: exact vs
+HNSW in one run.
 
 Synthetic 384-d unit vectors (a mixture of clusters, like sentence embeddings of a topical corpus) stand in for
 abstracts; queries are fresh draws from the same mixture. Both indexes come from
@@ -40,7 +41,8 @@ def synthetic(n: int, dim: int, clusters: int, rng: np.random.Generator, sigma: 
     out = np.empty((n, dim), dtype=np.float32)
     for start in range(0, n, 50_000):  # in chunks: bounded temporary memory
         stop = min(n, start + 50_000)
-        x = centroids[rng.integers(0, clusters, stop - start)] + sigma * rng.standard_normal((stop - start, dim), dtype=np.float32)
+        noise = rng.standard_normal((stop - start, dim), dtype=np.float32)
+        x = centroids[rng.integers(0, clusters, stop - start)] + sigma * noise
         out[start:stop] = x / np.linalg.norm(x, axis=1, keepdims=True)
     return out
 
@@ -70,7 +72,8 @@ def measure(kind: str, vectors: np.ndarray, queries: np.ndarray, years: np.ndarr
         mmr_temporal_rank(q, vectors[rows], years[rows], k=5, lam=0.7, alpha=0.7)
         temporal_ms.append((time.perf_counter() - t) * 1000)
     return {"index": index, "top": np.stack(top), "build_s": round(build_s, 2), "index_mb": round(size_mb, 1),
-            "rss_growth_mb": round(grown, 1), "search": percentiles(search_ms), "temporal_search": percentiles(temporal_ms)}
+            "rss_growth_mb": round(grown, 1), "search": percentiles(search_ms),
+            "temporal_search": percentiles(temporal_ms)}
 
 
 def recall_at(k: int, approx: np.ndarray, exact: np.ndarray) -> float:
@@ -114,7 +117,8 @@ def main() -> None:
                      "batch_ms_per_query": round((time.perf_counter() - t) * 1000 / len(queries), 3)}
     result["hnsw_efsearch_sweep"] = sweep
 
-    print("\n| index | build s | index MiB | RSS growth MiB | top-10 p50 / p95 ms | temporal_search p50 / p95 ms | recall@10 |")
+    print("\n| index | build s | index MiB | RSS growth MiB | top-10 p50 / p95 ms | temporal_search p50 / p95 ms "
+          "| recall@10 |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name in ("exact", "hnsw"):
         r = result[name]

@@ -1,29 +1,39 @@
 """Run-time configuration of the clinrag graph (LangGraph ``context_schema``).
 
-Every field falls back to an environment variable ``CLINRAG_<FIELD NAME IN UPPER CASE>`` when left at its
-default, so Studio, the CLI and in-process ``invoke()`` without ``context=`` all share one configuration.
+A field nobody set falls back to the environment variable ``CLINRAG_<FIELD NAME IN UPPER CASE>`` (``CLINRAG_K``,
+``CLINRAG_CHAT_MODEL``, ...), then to its default, so Studio, the CLI and in-process ``invoke()`` without
+``context=`` share one configuration. A value given explicitly (``Context(k=6)``, a CLI flag, Studio's
+configuration) always wins over the environment, even when it equals the default.
+
+The closed sets (``retriever``, ``retrieval_condition``, ``nli_backend``) are ``Literal`` types, so Studio shows
+them as choice lists; any other value is refused with a one-line error that names the choices. ``nli_backend``
+also takes the path of a local Hugging Face NLI model folder (from Python, ``--nli-backend`` or
+``CLINRAG_NLI_BACKEND``); Studio offers the named backends only.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import types
 from dataclasses import dataclass, field, fields
-from typing import Any, get_type_hints
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from clinrag import options
+from clinrag.options import (
+    NLI_BACKENDS,
+    RETRIEVAL_CONDITIONS,
+    RETRIEVERS,
+    NLIBackendName,
+    RetrievalCondition,
+    Retriever,
+)
 from clinrag.paths import BUILTIN_CORPUS
 
 
-def _cast(value: str, annotation: Any) -> Any:
-    text = str(annotation)
-    if "None" in text and value.strip().lower() in {"", "none", "null"}:
-        return None
-    if "bool" in text:
-        return value.strip().lower() in {"1", "true", "yes", "on"}
-    if "int" in text and "float" not in text:
-        return int(value)
-    if "float" in text:
-        return float(value)
-    return value
+class ContextError(ValueError):
+    """A Context value (given, or read from a ``CLINRAG_*`` variable) that the field does not accept."""
 
 
 @dataclass(kw_only=True)
@@ -36,7 +46,8 @@ class Context:
     )
     index_dir: str | None = field(
         default=None,
-        metadata={"description": "Index folder; default: a folder per corpus under CLINRAG_INDEX_ROOT or the user cache."},
+        metadata={"description": "Index folder; default: one per corpus content (its hash) under CLINRAG_INDEX_ROOT "
+                                 "or the user cache."},
     )
     chat_model: str | None = field(
         default=None,
@@ -45,33 +56,46 @@ class Context:
             "(e.g. 'openai:gpt-4o-mini', 'ollama:llama3.1'). None: deterministic, LLM-free operation."
         },
     )
-    k: int = field(default=6, metadata={"description": "Number of passages returned as evidence."})
+    k: int = field(default=options.K, metadata={"description": "Number of passages returned as evidence."})
     candidate_pool: int = field(
-        default=50, metadata={"description": "First-stage candidates (dense and BM25 top-N) that are re-scored."}
+        default=options.CANDIDATE_POOL,
+        metadata={"description": "First-stage candidates (dense and BM25 top-N) that are re-scored."},
     )
     chr_lambda: float = field(
-        default=1.0, metadata={"description": "CHR penalty: score = sim(d,H+) - lambda*sim(d,H-). 0 without hypotheses."}
+        default=options.CHR_LAMBDA,
+        metadata={"description": "CHR penalty: score = sim(d,H+) - lambda*sim(d,H-). 0 without hypotheses."},
     )
-    retriever: str = field(
+    retriever: Retriever = field(
         default="chr",
         metadata={"description": "chr (organization-diverse hybrid, contrastive with hypotheses) or a baseline: "
-                  "dense | bm25 | hyde | query2doc | rrf (clinrag.tools.retrieval.retrievers)."},
+                                 "dense | bm25 | hyde | query2doc | rrf (clinrag.tools.retrieval.retrievers)."},
     )
-    hyde_generations: int = field(default=1, metadata={"description": "HyDE: hypothetical passages averaged with the query."})
-    multi_queries: int = field(default=3, metadata={"description": "rrf: generated reformulations fused with the question."})
-    rrf_k: int = field(default=60, metadata={"description": "rrf: reciprocal-rank constant, 1/(rrf_k + rank)."})
-    mmr_lambda: float = field(default=0.7, metadata={"description": "Relevance weight of MMR in temporal_search."})
+    hyde_generations: int = field(
+        default=1, metadata={"description": "HyDE: hypothetical passages averaged with the query."}
+    )
+    multi_queries: int = field(
+        default=3, metadata={"description": "rrf: generated reformulations fused with the question."}
+    )
+    rrf_k: int = field(
+        default=options.RRF_K, metadata={"description": "rrf: reciprocal-rank constant, 1/(rrf_k + rank)."}
+    )
+    mmr_lambda: float = field(
+        default=options.MMR_LAMBDA, metadata={"description": "Relevance weight of MMR in temporal_search."}
+    )
     temporal_alpha: float = field(
-        default=0.7, metadata={"description": "temporal_search: S = alpha*MMR + (1-alpha)*tau (recency)."}
+        default=options.TEMPORAL_ALPHA,
+        metadata={"description": "temporal_search: S = alpha*MMR + (1-alpha)*tau (recency)."},
     )
-    retrieval_condition: str | None = field(
+    retrieval_condition: RetrievalCondition | None = field(
         default=None,
         metadata={"description": "TGA-PubMed retrieval condition for temporal_search and the graph: most-similar | "
-                  "most-contradictory | least-contradictory (clinrag.tools.retrieval.retrieval_conditions). None: temporal_search ranks "
-                  "passages by S and the graph uses its configured retriever."},
+                                 "most-contradictory | least-contradictory "
+                                 "(clinrag.tools.retrieval.retrieval_conditions). None: temporal_search ranks "
+                                 "passages by S and the graph uses its configured retriever."},
     )
     contradiction_pool: int = field(
-        default=20, metadata={"description": "Documents scored for contradiction salience by the retrieval conditions."}
+        default=options.CONTRADICTION_POOL,
+        metadata={"description": "Documents scored for contradiction salience by the retrieval conditions."},
     )
     # The three thresholds below were chosen by `clinrag eval calibrate --split canonical` (canonical cases only).
     support_threshold: float = field(
@@ -86,28 +110,98 @@ class Context:
         default=0.087,
         metadata={"description": "...and more similar to it than to anything in scope by at least this margin."},
     )
-    nli_backend: str = field(
+    nli_backend: NLIBackendName = field(
         default="cross-encoder",
         metadata={
-            "description": "'cross-encoder' (trained here, on ONNX Runtime), 'feature', 'two-stage', 'cross-encoder-torch', "
-            "'lexical' (negation/direction/number baseline) or a path to a Hugging Face NLI model folder."
+            "description": "Sentence-pair NLI of the contradiction check: 'cross-encoder' (trained here, on ONNX "
+            "Runtime), 'feature', 'two-stage', 'cross-encoder-torch' or 'lexical' (negation/direction/number "
+            "baseline). From Python, the CLI or CLINRAG_NLI_BACKEND also a path to a local Hugging Face NLI "
+            "model folder."
         },
     )
     pair_similarity_threshold: float = field(
-        default=0.6,  # = tools.contradiction.DEFAULT_PAIR_THRESHOLD, where the measurements behind it are
+        default=options.PAIR_SIMILARITY_THRESHOLD,
         metadata={
             "description": "Cross-document sentence pairs below this cosine are not sent to NLI "
             "(`clinrag nli threshold` measures the trade-off for this encoder)."
         },
     )
     contradiction_threshold: float = field(
-        default=0.5, metadata={"description": "Contradiction scores at or above this are flagged as disagreement."}
+        default=options.CONTRADICTION_THRESHOLD,
+        metadata={"description": "Contradiction scores at or above this are flagged as disagreement."},
     )
 
     def __post_init__(self) -> None:
-        hints = get_type_hints(type(self))
-        for f in fields(self):
-            if getattr(self, f.name) == f.default:
-                env = os.environ.get(f"CLINRAG_{f.name.upper()}")
-                if env is not None:
-                    setattr(self, f.name, _cast(env, hints[f.name]))
+        _check_choice("retriever", self.retriever, RETRIEVERS)
+        if self.retrieval_condition is not None:
+            _check_choice("retrieval_condition", self.retrieval_condition, RETRIEVAL_CONDITIONS)
+        _check_nli_backend("nli_backend", self.nli_backend)
+
+
+def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ContextError(f"{name} {value!r} is not one of: {', '.join(choices)}")
+
+
+def _check_nli_backend(name: str, value: Any) -> None:
+    if value in NLI_BACKENDS:
+        return
+    if isinstance(value, str | os.PathLike) and str(value) and Path(value).is_dir():
+        return  # a local Hugging Face NLI model folder
+    raise ContextError(f"{name} {str(value)!r} is neither one of {', '.join(NLI_BACKENDS)} nor a local Hugging Face "
+                       "NLI model folder")
+
+
+@functools.cache
+def _field_types() -> dict[str, Any]:
+    return get_type_hints(Context)
+
+
+def _parse(variable: str, text: str, annotation: Any) -> Any:
+    """The value of environment variable ``variable`` for a field of type ``annotation``."""
+    args = get_args(annotation)
+    if get_origin(annotation) in (Union, types.UnionType) and type(None) in args:
+        if text.strip().lower() in {"", "none", "null"}:
+            return None
+        (annotation,) = [a for a in args if a is not type(None)]
+    try:
+        if annotation is bool:
+            return text.strip().lower() in {"1", "true", "yes", "on"}
+        if annotation is int:
+            return int(text)
+        if annotation is float:
+            return float(text)
+    except ValueError:
+        raise ContextError(f"{variable}={text!r} is not a valid {annotation.__name__}") from None
+    if get_origin(annotation) is Literal:
+        text = text.strip()
+        if variable == "CLINRAG_NLI_BACKEND":
+            _check_nli_backend(variable, text)
+        else:
+            _check_choice(variable, text, get_args(annotation))
+    return text
+
+
+def environment_values(given: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Field values from ``CLINRAG_<FIELD>`` variables, for the fields not in ``given``.
+
+    Raises ContextError, naming the variable, for a value the field cannot take (``CLINRAG_K=abc``)."""
+    given = given or {}
+    types_ = _field_types()
+    out = {}
+    for f in fields(Context):
+        variable = f"CLINRAG_{f.name.upper()}"
+        if f.name not in given and variable in os.environ:
+            out[f.name] = _parse(variable, os.environ[variable], types_[f.name])
+    return out
+
+
+_dataclass_init = Context.__init__
+
+
+@functools.wraps(_dataclass_init)
+def _init_with_environment(self: Context, **given: Any) -> None:
+    _dataclass_init(self, **environment_values(given), **given)
+
+
+Context.__init__ = _init_with_environment  # explicit values win; the environment fills only the rest

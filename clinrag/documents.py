@@ -6,7 +6,6 @@ import hashlib
 import json
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
 from clinrag.paths import BUILTIN_CORPUS, scope_path_for
@@ -82,8 +81,11 @@ def load_scope(corpus_path: Path | str = BUILTIN_CORPUS) -> ScopeDeclaration | N
     path = scope_path_for(Path(corpus_path))
     if not path.is_file():
         return None
+    import yaml  # only here: a corpus without a scope declaration never needs it
+
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # libyaml's safe loader when PyYAML has it (same result, ~10x faster than the pure-Python one)
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         return ScopeDeclaration.model_validate(raw)
     except yaml.YAMLError as e:
         raise CorpusError(f"{path}: invalid YAML ({e})") from None

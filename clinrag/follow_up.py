@@ -71,7 +71,8 @@ def standalone_by_rule(turns: list[str]) -> str:
 def condense_with_chat_model(chat_model, earlier: list[str], asked: str) -> str | None:
     history = "\n".join(f"- {q}" for q in earlier[-HISTORY_TURNS:])
     try:
-        reply = chat_model.invoke([("system", CONDENSE_SYSTEM), ("human", CONDENSE_USER.format(history=history, follow_up=asked))])
+        reply = chat_model.invoke([("system", CONDENSE_SYSTEM),
+                                   ("human", CONDENSE_USER.format(history=history, follow_up=asked))])
     except Exception as e:  # provider error: the rule still resolves the turn
         log.warning("condensing the follow-up failed (%s): using the rule", e)
         return None

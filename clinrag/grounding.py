@@ -37,6 +37,9 @@ _AGAINST = frozenset({"recommend_against", "discourage"})
 _FOR = frozenset({"recommend", "suggest_or_consider"})
 
 
+CHECK_NOTE = "Checked against the cited documents"
+
+
 class SentenceCheck(BaseModel):
     """The verdict on one sentence of an answer."""
 
@@ -74,7 +77,7 @@ def check_sentence(
         return verdict(False, "cites nothing")
     unknown = [c for c in cited if c not in evidence]
     if unknown:
-        return verdict(False, f"cites {', '.join(unknown)}, which was not retrieved")
+        return verdict(False, "cites a document that was not retrieved")
     texts = " ".join(evidence[c][1] for c in cited)
     numbers = set().union(*(_doc_numbers(*evidence[c]) for c in cited))
     spans = rules.interval_spans(bare)  # interval numbers are checked as intervals below ("every 2 years" = biennial)
@@ -119,15 +122,20 @@ def check_answer(
     evidence: list[EvidenceItem],
     frames_for: Callable[[str], list],
     source_line: Callable[[EvidenceItem, str], str],
+    document_text: Callable[[str], str | None] | None = None,
 ) -> tuple[str, list[SentenceCheck]]:
     """The answer with failing sentences replaced by their source's deterministic line (or removed), and the
-    verdict on every sentence. ``source_line(item, text)`` renders one source as the deterministic answer does."""
+    verdict on every sentence. ``source_line(item, text)`` renders one source as the deterministic answer does;
+    ``document_text(doc_id)`` gives a cited document's whole text (what it states), else its retrieved passages
+    are used."""
     from clinrag.tools.index.text import split_sentences
 
     docs: dict[str, tuple[EvidenceItem, str]] = {}
     for item in evidence:
         first, text = docs.get(item.doc_id, (item, ""))
         docs[item.doc_id] = (first, f"{text} {item.text}".strip())
+    if document_text is not None:
+        docs = {d: (item, document_text(d) or text) for d, (item, text) in docs.items()}
     out: list[str] = []
     checks: list[SentenceCheck] = []
     replaced_docs: set[str] = set()
@@ -147,7 +155,7 @@ def check_answer(
     failed = [c for c in checks if not c.ok]
     text = "\n".join(line for line in out if line.strip())
     if failed:
-        reasons = "; ".join(f"\"{c.sentence[:80]}\": {c.reason}" for c in failed[:5])
-        text += (f"\n\nChecked against the cited documents: {len(failed)} sentence(s) of the generated answer were "
+        reasons = "; ".join(dict.fromkeys(c.reason for c in failed if c.reason))  # reasons only, no misstatement
+        text += (f"\n\n{CHECK_NOTE}: {len(failed)} sentence(s) of the generated answer were "
                  f"replaced by the sources' own sentences or removed ({reasons}).")
     return text, checks

@@ -18,7 +18,7 @@ ExpansionRetriever = Literal["hyde", "query2doc", "rrf"]
 EXPANSION_RETRIEVERS: tuple[str, ...] = get_args(ExpansionRetriever)
 
 RetrievalCondition = Literal["most-similar", "most-contradictory", "least-contradictory"]
-"""The retrieval conditions of the TGA-PubMed paper (Javadi et al., "When Evidence Contradicts: Toward Safer
+"""The retrieval conditions of the TGA-PubMed paper (Javadi et al. 2025, "When Evidence Contradicts: Toward Safer
 Retrieval-Augmented Generation in Healthcare", arXiv:2511.06668): which abstracts an answer is given, ranked by
 similarity and recency (most-similar) or by their contradiction salience (most- or least-contradictory)."""
 RETRIEVAL_CONDITIONS: tuple[str, ...] = get_args(RetrievalCondition)
@@ -37,16 +37,21 @@ Decision = Literal["answer", "abstain"]
 K = 6
 """Evidence passages returned."""
 CANDIDATE_POOL = 50
-"""First-stage candidates per ranking (dense and BM25) re-scored by hybrid/contrastive scoring; grows with the
-corpus, see :func:`clinrag.tools.retrieval.hybrid.pool_size`."""
+"""Smallest first-stage pool: candidates per ranking (dense top-N of the question, H+ and H-; BM25 top-N) that
+hybrid/contrastive scoring re-ranks. The pool grows with the corpus, see
+:func:`clinrag.tools.retrieval.hybrid.pool_size`."""
+POOL_FRACTION = 0.1
+"""Pool as a share of the corpus (tuning pending)."""
+POOL_CAP = 1000
+"""Largest pool (tuning pending)."""
 CHR_LAMBDA = 1.0
 """CHR penalty: score = sim(d,H+) - lambda*sim(d,H-)."""
 MMR_LAMBDA = 0.7
-"""MMR relevance weight of temporal_search (the TGA-PubMed paper's value)."""
+"""MMR relevance weight of temporal_search (Javadi et al., arXiv:2511.06668)."""
 TEMPORAL_ALPHA = 0.7
-"""temporal_search: S = alpha*MMR + (1-alpha)*recency (the TGA-PubMed paper's value)."""
+"""temporal_search: S = alpha*MMR + (1-alpha)*recency (Javadi et al., arXiv:2511.06668)."""
 TEMPORAL_K = 5
-"""Passages returned by temporal_search and the retrieval conditions (the TGA-PubMed paper's K)."""
+"""Passages returned by temporal_search and the retrieval conditions (Javadi et al.)."""
 CONTRADICTION_POOL = 20
 """Documents scored for contradiction salience by the retrieval conditions."""
 PAIR_SIMILARITY_THRESHOLD = 0.6

@@ -24,13 +24,15 @@ class Document(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    doc_id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9._:/-]+$", description="Stable unique id, cited as [doc_id].")
+    doc_id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9._:/-]+$",
+                        description="Stable unique id, cited as [doc_id].")
     source_type: SourceType = Field(description="guideline | abstract | label | leaflet | other")
     org: str = Field(min_length=1, description="Short name of the issuing organization (or journal for abstracts).")
     org_name: str | None = Field(default=None, description="Full organization name.")
     title: str = Field(min_length=1)
     issued: dt.date | None = Field(default=None, description="Issue / publication date (ISO).")
-    year: int | None = Field(default=None, ge=1800, le=2100, description="Publication year; derived from `issued` when absent.")
+    year: int | None = Field(default=None, ge=1800, le=2100,
+                             description="Publication year; derived from `issued` when absent.")
     status: Status = Field(default="current", description="current | superseded")
     supersedes: str | None = Field(default=None, description="doc_id of the version this one replaces.")
     superseded_by: str | None = Field(default=None, description="doc_id of the version that replaced this one.")
@@ -61,8 +63,10 @@ class ScopeCategory(BaseModel):
 
     id: str
     description: str
-    examples: list[str] = Field(default_factory=list, description="Example questions of this kind, for embedding similarity.")
-    patterns: list[str] = Field(default_factory=list, description="Case-insensitive regular expressions that decide on their own.")
+    examples: list[str] = Field(default_factory=list,
+                                description="Example questions of this kind, for embedding similarity.")
+    patterns: list[str] = Field(default_factory=list,
+                                description="Case-insensitive regular expressions that decide on their own.")
     message: str | None = Field(default=None, description="Extra message for the user, e.g. 'seek emergency care'.")
 
 
@@ -140,7 +144,8 @@ class FollowUp(BaseModel):
     asked: str = Field(description="The turn as the user wrote it, e.g. 'and what about ACS?'.")
     previous: str = Field(description="The earlier (resolved) question it was read against.")
     resolved: str = Field(description="The standalone question that was searched and answered.")
-    method: Literal["rule", "chat_model"] = Field(description="rule: deterministic rewrite; chat_model: condensed by the chat model.")
+    method: Literal["rule", "chat_model"] = Field(
+        description="rule: deterministic rewrite; chat_model: condensed by the chat model.")
 
 
 class AskResult(BaseModel):

@@ -88,7 +88,8 @@ def calibrate(cases: list[Case], ctx: Context | None = None) -> dict:
         "scope_margin_in_scope_max": round(max(margin_in), 4) if margin_in else None,
         "scope_margin_out_of_scope_min": round(min(margin_oos), 4) if margin_oos else None,
         "scope_similarity_threshold": strict_threshold(
-            [s for s, m in zip(sim_in, margin_in) if m >= margin], [s for s, m in zip(sim_oos, margin_oos) if m >= margin]
+            [s for s, m in zip(sim_in, margin_in) if m >= margin],
+            [s for s, m in zip(sim_oos, margin_oos) if m >= margin],
         ),
         "scope_similarity_out_of_scope_min": round(min(sim_oos), 4) if sim_oos else None,
         "scope_examples_caught": f"{sum(m >= margin for m in margin_oos)}/{len(margin_oos)}",

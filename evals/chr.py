@@ -48,7 +48,8 @@ def make_evaluators(retrievers: list[str]) -> list:
     def for_retriever(name: str):
         def correct(run, example) -> dict:
             predicted = ((run.outputs or {}).get("by_retriever", {}).get(name) or {}).get("predicted")
-            return {"key": f"correct[{name}]", "score": None if predicted is None else int(predicted == example.outputs["answer"])}
+            score = None if predicted is None else int(predicted == example.outputs["answer"])
+            return {"key": f"correct[{name}]", "score": score}
 
         def mimic(run, example) -> dict:
             return {"key": f"mimic_share_top5[{name}]",
@@ -129,7 +130,8 @@ def summarize(rows: list[dict], retriever: str, corpus_doc_ids: set[str] | None 
         int(any(f"pubmed:{p}" in c["top5_doc_ids"] for p in q.pmids)) for q, c, _ in cases
         if corpus_doc_ids is not None and any(f"pubmed:{p}" in corpus_doc_ids for p in q.pmids)
     ]
-    labelled = [int(h["target_label"] == q.answer) for q, _, h in cases if h.get("target_label") and h["source"] != "oracle"]
+    labelled = [int(h["target_label"] == q.answer) for q, _, h in cases
+                if h.get("target_label") and h["source"] != "oracle"]
     return {
         "n": len(cases),
         "accuracy": _rate([None if c["predicted"] is None else int(c["predicted"] == q.answer) for q, c, _ in cases]),

@@ -23,6 +23,7 @@ import time
 
 from pydantic import BaseModel, Field
 
+from clinrag import options
 from clinrag.chat_models import load_chat_model
 from clinrag.evals.chr_data import MirageQuestion
 from clinrag.prompts.medrag import MEDRAG_SYSTEM, MEDRAG_USER
@@ -46,10 +47,10 @@ UPPER_BOUND_LABEL = "oracle hypotheses: an upper bound of the retrieval mechanis
 class HarnessSettings(BaseModel):
     retrievers: list[str] = Field(default_factory=lambda: ["chr"])
     hypotheses: str = "options"
-    lam: float = 1.0
-    pool: int = 50
+    lam: float = options.CHR_LAMBDA
+    pool: int = options.CANDIDATE_POOL  # chr: the smallest first-stage pool (grown with the corpus); rrf: depth
     k: int = 5
-    rrf_k: int = 60
+    rrf_k: int = options.RRF_K
     hyde_generations: int = 1
     multi_queries: int = 3
     chat_model: str | None = None

@@ -1,7 +1,7 @@
-"""Contradiction reports of the TGA-PubMed paper over a set of queries.
+"""Contradiction reports of Javadi et al. (arXiv:2511.06668) over a set of queries.
 
-For every query, the candidate pool of :func:`clinrag.tools.retrieval.retrieval_conditions.condition_search` (the ``pool`` most
-similar documents, one passage each) is scored with S (MMR + recency) and contradiction salience. Each
+For every query, the candidate pool of :func:`clinrag.tools.retrieval.retrieval_conditions.condition_search` (the
+``pool`` most similar documents, one passage each) is scored with S (MMR + recency) and contradiction salience. Each
 (query, document) pair is one observation:
 
 * Table 3: a 2-D frequency table of S bins (rows) by salience bins (columns);
@@ -29,10 +29,11 @@ def collect(index, queries: list[str], *, pool: int, lam: float, alpha: float, n
 
     rows = []
     for q in queries:
-        result = condition_search(index, q, "most-similar", k=0, lam=lam, alpha=alpha, pool=pool, nli_backend=nli_backend,
-                                  pair_threshold=pair_threshold, exclude_source_types=exclude_source_types,
-                                  score_contradictions=True)
-        rows += [{"query": q, "doc_id": c.doc_id, "year": c.year, "s": c.s, "salience": c.salience} for c in result.pool]
+        result = condition_search(index, q, "most-similar", k=0, lam=lam, alpha=alpha, pool=pool,
+                                  nli_backend=nli_backend, pair_threshold=pair_threshold,
+                                  exclude_source_types=exclude_source_types, score_contradictions=True)
+        rows += [{"query": q, "doc_id": c.doc_id, "year": c.year, "s": c.s, "salience": c.salience}
+                 for c in result.pool]
         if on_query:
             on_query()
     return rows
@@ -123,12 +124,12 @@ def write_report(rows: list[dict], out_dir: Path, subtitle: str = "") -> dict[st
     }
     s_labels, sal_labels, counts = s_vs_salience(rows)
     write_csv(paths["table3_csv"], "S \\ salience", s_labels, sal_labels, counts)
-    write_heatmap(paths["table3_png"], f"S (MMR + recency) vs contradiction salience{subtitle}", "S", "contradiction salience",
-                  s_labels, sal_labels, counts)
+    write_heatmap(paths["table3_png"], f"S (MMR + recency) vs contradiction salience{subtitle}", "S",
+                  "contradiction salience", s_labels, sal_labels, counts)
     sal_labels, periods, by_period = salience_by_period(rows)
     write_csv(paths["figure2_csv"], "salience \\ period", sal_labels, periods, by_period)
-    write_heatmap(paths["figure2_png"], f"Contradiction salience by publication period{subtitle}", "contradiction salience",
-                  "publication years", sal_labels, periods, by_period)
+    write_heatmap(paths["figure2_png"], f"Contradiction salience by publication period{subtitle}",
+                  "contradiction salience", "publication years", sal_labels, periods, by_period)
     with (out_dir / "observations.csv").open("w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=["query", "doc_id", "year", "s", "salience"])
         writer.writeheader()

@@ -7,8 +7,8 @@ directory (:mod:`clinrag.evals.product_info`; never committed)::
      "outputs": {"reference"}, "metadata": {"product", "source", "jurisdiction", "ground_truth_doc_id", "sections"}}
 
 Each question is answered from the evidence corpus (PubMed abstracts only: the PubMedQA corpus by default)
-under one retrieval condition (:mod:`clinrag.tools.retrieval.retrieval_conditions`). Labels and leaflets are excluded from the
-evidence by source type, and the ground-truth document by id, so the answer key is never its own evidence.
+under one retrieval condition (:mod:`clinrag.tools.retrieval.retrieval_conditions`). Labels and leaflets are excluded
+from the evidence by source type, and the ground-truth document by id, so the answer key is never its own evidence.
 Without a chat model the answer is extractive: the retrieved abstracts' sentences most similar to the question
 (``EXTRACTIVE_SENTENCES`` of them, in order of similarity). With one, the chat model answers from the abstracts.
 Scores (:mod:`clinrag.evals.drug_info_metrics`) are macro-averaged per medicine.
@@ -43,7 +43,8 @@ def build_examples(products: list[ProductInfo]) -> list[dict]:
                 continue
             examples.append({
                 "id": str(uuid.uuid5(CASE_NAMESPACE, f"{p.product}|{q.key}")),
-                "inputs": {"question": q.template.format(medicine=p.medicine), "medicine": p.name, "question_key": q.key},
+                "inputs": {"question": q.template.format(medicine=p.medicine), "medicine": p.name,
+                           "question_key": q.key},
                 "outputs": {"reference": reference},
                 "metadata": {"product": p.product, "source": p.source, "jurisdiction": p.jurisdiction,
                              "ground_truth_doc_id": p.doc_id, "sections": p.sections.get(q.key, []), "topic": q.topic},
@@ -89,7 +90,8 @@ def make_target(ctx: Context, condition: str, k: int):
             index, inputs["question"], condition, k=k, lam=ctx.mmr_lambda, alpha=ctx.temporal_alpha,
             pool=ctx.contradiction_pool, nli_backend=ctx.nli_backend, pair_threshold=ctx.pair_similarity_threshold,
             exclude_doc_ids=frozenset({ground_truth_doc_id}) if ground_truth_doc_id else frozenset(),
-            exclude_source_types=EVIDENCE_EXCLUDED_TYPES, score_contradictions=True,  # salience shown for every condition
+            exclude_source_types=EVIDENCE_EXCLUDED_TYPES,
+            score_contradictions=True,  # salience shown for every condition
         )
         answer = (chat_answer(inputs["question"], result.evidence, ctx.chat_model) if ctx.chat_model
                   else extractive_answer(inputs["question"], result.evidence))

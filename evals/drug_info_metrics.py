@@ -1,4 +1,4 @@
-"""Answer-vs-reference metrics of the TGA-PubMed paper, per answer, macro-averaged per medicine.
+"""Answer-vs-reference metrics of Javadi et al. (arXiv:2511.06668), per answer, macro-averaged per medicine.
 
 * ROUGE-1, ROUGE-2, ROUGE-L: F1 from Google's ``rouge-score`` (ROUGE-1.5.5 reimplementation, Porter stemming).
 * cosine: between the mean sentence embeddings of answer and reference, with the retrieval encoder
@@ -17,6 +17,8 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 
 import numpy as np
+from scipy.spatial.distance import jensenshannon
+from scipy.special import rel_entr
 
 METRIC_KEYS = ("rouge1", "rouge2", "rougeL", "cosine", "jsd", "kld")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -46,12 +48,13 @@ def word_distributions(answer: str, reference: str, smoothing: float = 1.0) -> t
 
 
 def kl_divergence(p: np.ndarray, q: np.ndarray) -> float:
-    return float(np.sum(p * np.log2(p / q)))
+    """KL(p || q) in bits (scipy's ``rel_entr``: p * ln(p / q), elementwise)."""
+    return float(rel_entr(p, q).sum() / math.log(2))
 
 
 def js_divergence(p: np.ndarray, q: np.ndarray) -> float:
-    m = (p + q) / 2
-    return float(0.5 * kl_divergence(p, m) + 0.5 * kl_divergence(q, m))
+    """The Jensen-Shannon divergence in bits, in [0, 1]: scipy returns the distance, its square root."""
+    return float(jensenshannon(p, q, base=2) ** 2)
 
 
 def text_vector(text: str) -> np.ndarray:

@@ -82,7 +82,8 @@ def _expected(example) -> CaseOutputs:
 
 def decision_correct(run, example) -> dict:
     exp, out = _expected(example), run.outputs or {}
-    ok = out.get("decision") == exp.decision and (exp.decision == "answer" or out.get("abstain_reason") == exp.abstain_reason)
+    ok = out.get("decision") == exp.decision and (
+        exp.decision == "answer" or out.get("abstain_reason") == exp.abstain_reason)
     return {"key": "decision_correct", "score": int(ok)}
 
 
@@ -179,7 +180,8 @@ def run_experiment(
         sync = upload_dataset(cases, dataset_name, client=client)
         results = evaluate(
             target, data=client.list_examples(dataset_id=sync.dataset_id, example_ids=[c.id for c in cases]),
-            evaluators=EVALUATORS, experiment_prefix=dataset_name, metadata=experiment_metadata(ctx, [c.metadata for c in cases]),
+            evaluators=EVALUATORS, experiment_prefix=dataset_name,
+            metadata=experiment_metadata(ctx, [c.metadata for c in cases]),
             description="clinrag guideline-drift benchmark run", max_concurrency=0, client=client,
         )  # fmt: skip
         client.flush()  # runs and feedback leave through a background thread: send them before returning
@@ -191,7 +193,8 @@ def run_experiment(
     for r in results:
         scores = {e.key: e.score for e in r["evaluation_results"]["results"]}
         comments = [e.comment for e in r["evaluation_results"]["results"] if e.comment]
-        rows.append({"example": r["example"], "outputs": r["run"].outputs or {}, "scores": scores, "comments": comments})
+        rows.append({"example": r["example"], "outputs": r["run"].outputs or {}, "scores": scores,
+                     "comments": comments})
     return rows
 
 
@@ -215,10 +218,12 @@ def summarize(rows: list[dict]) -> dict:
 
     answerable = [r for r in rows if r["example"].outputs["decision"] == "answer"]
     unanswerable = [r for r in rows if r["example"].outputs["decision"] == "abstain"]
-    support_answerable = [r["outputs"].get("best_support") for r in answerable if r["outputs"].get("best_support") is not None]
+    support_answerable = [r["outputs"].get("best_support") for r in answerable
+                          if r["outputs"].get("best_support") is not None]
     support_unanswerable = [
         r["outputs"].get("best_support") for r in unanswerable
-        if r["example"].outputs.get("abstain_reason") == "insufficient_support" and r["outputs"].get("best_support") is not None
+        if r["example"].outputs.get("abstain_reason") == "insufficient_support"
+        and r["outputs"].get("best_support") is not None
     ]
     return {
         "n": len(rows),

@@ -99,5 +99,6 @@ def sync_dataset(
         client.update_examples(dataset_id=dataset.id, updates=changed)
     return DatasetSync(
         name=name, dataset_id=str(dataset.id), created=created, schema_updated=schema_updated,
-        examples_created=len(new), examples_updated=len(changed), examples_unchanged=len(examples) - len(new) - len(changed),
+        examples_created=len(new), examples_updated=len(changed),
+        examples_unchanged=len(examples) - len(new) - len(changed),
     )  # fmt: skip

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,23 @@ from sklearn.metrics import f1_score, roc_auc_score
 from clinrag.paths import data_dir
 from clinrag.tools.nli.backends import NLIBackend
 from clinrag.tools.nli.data import Pair, build_eval_data, label_ids, read_jsonl, scifact_corpus
+
+Progress = Callable[[str, int, int], None]
+"""Told (stage, pairs done, pairs in the stage) as a backend works through an evaluation set."""
+PROGRESS_CHUNK = 256
+
+
+def predict_with_progress(backend: NLIBackend, pairs: list[tuple[str, str]], stage: str,
+                          progress: Progress | None = None) -> np.ndarray:
+    """``backend.predict(pairs)``, in chunks when ``progress`` is given so that it can be told how far it is."""
+    if progress is None:
+        return backend.predict(pairs)
+    progress(stage, 0, len(pairs))
+    parts = []
+    for start in range(0, len(pairs), PROGRESS_CHUNK):
+        parts.append(backend.predict(pairs[start : start + PROGRESS_CHUNK]))
+        progress(stage, min(start + PROGRESS_CHUNK, len(pairs)), len(pairs))
+    return np.concatenate(parts) if parts else np.zeros((0, 3))
 
 
 def two_way_f1(pairs: list[Pair], probs: np.ndarray) -> float:
@@ -33,7 +51,7 @@ def three_way_f1(pairs: list[Pair], probs: np.ndarray) -> float:
     return float(f1_score(label_ids(pairs), probs.argmax(1), average="macro", labels=[0, 1, 2]))
 
 
-def document_auroc(backend: NLIBackend, root: Path) -> tuple[float, int]:
+def document_auroc(backend: NLIBackend, root: Path, progress: Progress | None = None) -> tuple[float, int]:
     """AUROC of CNT(claim, abstract) for CONTRADICT (positive) vs. SUPPORT abstracts of SciFact dev claims."""
     corpus = scifact_corpus(str(root))
     pairs, owners, gold = [], [], []
@@ -43,24 +61,27 @@ def document_auroc(backend: NLIBackend, root: Path) -> tuple[float, int]:
             for sentence in corpus[int(doc_id)]:
                 pairs.append((sentence, claim["claim"]))
                 owners.append(len(gold) - 1)
-    probs = backend.predict(pairs)[:, 2]
+    probs = predict_with_progress(backend, pairs, "scifact documents", progress)[:, 2]
     cnt = np.zeros(len(gold))
     np.maximum.at(cnt, np.array(owners), probs)
     return float(roc_auc_score(gold, cnt)), len(gold)
 
 
-def evaluate_backend(backend: NLIBackend, root: Path | None = None, with_documents: bool = True) -> dict:
+def evaluate_backend(backend: NLIBackend, root: Path | None = None, with_documents: bool = True,
+                     progress: Progress | None = None) -> dict:
+    """The metrics of the module docstring for one backend; ``progress`` is told how far each set is."""
     root = Path(root) if root else data_dir()
     sets = build_eval_data(root)
     metrics: dict = {"backend": backend.name}
     started = time.perf_counter()
-    probs = {name: backend.predict([(p.premise, p.hypothesis) for p in pairs]) for name, pairs in sets.items()}
+    probs = {name: predict_with_progress(backend, [(p.premise, p.hypothesis) for p in pairs], name, progress)
+             for name, pairs in sets.items()}
     metrics["scifact_support_vs_contradict_f1"] = round(two_way_f1(sets["scifact_dev"], probs["scifact_dev"]), 4)
     metrics["scifact_3way_f1"] = round(three_way_f1(sets["scifact_dev"], probs["scifact_dev"]), 4)
     metrics["healthver_test_3way_f1"] = round(three_way_f1(sets["healthver_test"], probs["healthver_test"]), 4)
     metrics["nli4ct_gold_f1"] = round(two_way_f1(sets["nli4ct_gold"], probs["nli4ct_gold"]), 4)
     if with_documents:
-        auroc, n_docs = document_auroc(backend, root)
+        auroc, n_docs = document_auroc(backend, root, progress)
         metrics["scifact_document_auroc"] = round(auroc, 4)
         metrics["scifact_documents"] = n_docs
     metrics["n_pairs"] = {name: len(pairs) for name, pairs in sets.items()}
@@ -77,7 +98,8 @@ def pair_threshold_curve(root: Path | None = None, keep: float = 0.8) -> dict:
     root = Path(root) if root else data_dir()
     corpus = scifact_corpus(str(root))
     claims = read_jsonl(root / "scifact" / "claims_train.jsonl")
-    texts = sorted({c["claim"] for c in claims} | {s for c in claims for d in c["cited_doc_ids"] for s in corpus.get(d, [])})
+    texts = sorted({c["claim"] for c in claims}
+                   | {s for c in claims for d in c["cited_doc_ids"] for s in corpus.get(d, [])})
     vecs = dict(zip(texts, embed_texts(texts)))
     rationale, other = [], []
     for c in claims:

@@ -123,19 +123,23 @@ def parse_spl(path: Path) -> ProductInfo:
 # ---------------------------------------------------------------------------------------------- leaflets
 
 _TITLE_KEYS = [
-    (re.compile(r"what .* is and what it is used for|why am i (taking|using|being given)|^about this medication", re.I), "indications"),
-    (re.compile(r"what you need to know before|what should i know before|^warnings and precautions$", re.I), "pre_use_warnings"),
+    (re.compile(r"what .* is and what it is used for|why am i (taking|using|being given)|^about this medication", re.I),
+     "indications"),
+    (re.compile(r"what you need to know before|what should i know before|^warnings and precautions$", re.I),
+     "pre_use_warnings"),
     (re.compile(r"what if i am taking other medicines|^interactions with this medication", re.I), "interactions"),
     (re.compile(r"how (to|do i) (take|use)|^proper use of this medication", re.I), "dosage"),
     (re.compile(r"what should i know while|how to store|^how to store it$", re.I), "during_treatment"),
-    (re.compile(r"possible side effects|are there any side effects|^side effects and what to do", re.I), "adverse_effects"),
+    (re.compile(r"possible side effects|are there any side effects|^side effects and what to do", re.I),
+     "adverse_effects"),
 ]
 _EMA_SPLIT_TITLE = re.compile(r"what you need to know before", re.I)
 _SUBHEADINGS = [
     (re.compile(r"^(other medicines|taking other medicines|using other medicines|are you taking other medicines|"
                 r".{0,60}\bwith other medicines)", re.I), "interactions"),
     (re.compile(r"^(pregnancy|breast-?feeding|fertility|driving|will there be any problems with driving|"
-                r".{0,60}\bwith (food|drink|alcohol)|.{0,60}\b(food|drink),? and (drink|alcohol))", re.I), "during_treatment"),
+                r".{0,60}\bwith (food|drink|alcohol)|.{0,60}\b(food|drink),? and (drink|alcohol))", re.I),
+     "during_treatment"),
     (re.compile(r"^(do not take|do not use|warnings? and precautions|children|.{0,60}\bcontains\b|"
                 r"information about sodium)", re.I), "pre_use_warnings"),
 ]
@@ -167,7 +171,8 @@ def split_before_use(text: str) -> dict[str, str]:
 
 
 def load_medicines_table() -> dict[str, dict]:
-    return yaml.safe_load((resources.files("clinrag.evals") / "data" / "drug_info_medicines.yaml").read_text(encoding="utf-8"))
+    table = resources.files("clinrag.evals") / "data" / "drug_info_medicines.yaml"
+    return yaml.safe_load(table.read_text(encoding="utf-8"))
 
 
 def parse_leaflets(path: Path) -> list[ProductInfo]:

@@ -13,6 +13,7 @@ from langgraph.graph import add_messages
 from pydantic import BaseModel, Field
 
 from clinrag.schema import ContradictionEdge, EvidenceItem, FollowUp, Hypotheses, ScopeDecision
+from clinrag.tools.frames.schema import Disagreement
 
 
 def to_json(value: Any) -> Any:
@@ -33,7 +34,9 @@ class InputState(BaseModel):
     """What a caller sends: a ``question``, or chat ``messages`` whose last human message is the question."""
 
     question: str = Field(
-        default="", description="A question about published clinical guidance, e.g. 'When should average-risk women start mammography?'."
+        default="",
+        description="A question about published clinical guidance, e.g. 'When should average-risk women start "
+        "mammography?'.",
     )
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
     # Multiple-choice options (label -> text), optional: without a chat model CHR takes its hypotheses from them.
@@ -50,7 +53,10 @@ class OutputState(BaseModel):
     answer: str = ""
     evidence: Annotated[list[EvidenceItem], as_json] = Field(default_factory=list)
     contradictions: Annotated[list[ContradictionEdge], as_json] = Field(default_factory=list)
+    disagreements: Annotated[list[Disagreement], as_json] = Field(default_factory=list)
     hypotheses: Annotated[Hypotheses | None, as_json] = None
+    # How this run retrieved: chat-model or option hypotheses, a baseline's generated texts, or query only, and why.
+    hypotheses_note: str | None = None
     # Set when this turn was a follow-up ("and what about ACS?"): ``question`` then holds the resolved question.
     follow_up: Annotated[FollowUp | None, as_json] = None
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
@@ -61,14 +67,17 @@ class State(InputState, OutputState):
 
     scope: Annotated[ScopeDecision | None, as_json] = None
     chr_lambda: float = 0.0
-    hypotheses_note: str | None = None
     expansions: list[str] = Field(default_factory=list)  # generated text for the hyde / query2doc / rrf baselines
     support: float | None = None
 
 
-# Fields a new run on an existing thread must not inherit from the previous run.
-PER_RUN_RESET: dict[str, Any] = {
-    "decision": None, "abstain_reason": None, "reason": None, "answer": "", "evidence": [], "contradictions": [],
-    "hypotheses": None, "scope": None, "chr_lambda": 0.0, "hypotheses_note": None, "support": None, "expansions": [],
-    "follow_up": None,
-}
+def per_run_reset(state: type[BaseModel] = State, inputs: type[BaseModel] = InputState) -> dict[str, Any]:
+    """Every field of the working ``state`` that a caller does not send (not in ``inputs``: not the question, the
+    options or the message history), at its default: what a new run on an existing thread must not inherit from
+    the previous run. Derived, so a field added to State or OutputState is reset without being listed here."""
+    return {name: f.get_default(call_default_factory=True) for name, f in state.model_fields.items()
+            if name not in inputs.model_fields}
+
+
+# The scope guard (first node of every run) writes these before anything else.
+PER_RUN_RESET: dict[str, Any] = per_run_reset()

@@ -17,9 +17,10 @@ from langgraph.runtime import Runtime
 from clinrag import NOT_MEDICAL_ADVICE
 from clinrag.chat_models import load_chat_model
 from clinrag.context import Context
-from clinrag.evidence_text import cite, relevant_sentences, status_label
-from clinrag.graph.runtime import context_of
+from clinrag.evidence_text import cite, disagreement_line, relevant_sentences, status_label
+from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State
+from clinrag.grounding import CHECK_NOTE, check_answer
 from clinrag.prompts.answer import ANSWER_SYSTEM, ANSWER_USER
 from clinrag.schema import ContradictionEdge, EvidenceItem
 
@@ -39,8 +40,15 @@ def _by_document(evidence: list[EvidenceItem]) -> list[tuple[EvidenceItem, str]]
     return list(merged.values())
 
 
+def source_line(item: EvidenceItem, sentences: list[str]) -> str:
+    """One source as the deterministic answer shows it: who, what, when, its status, its own sentences, cited."""
+    return (f"- {item.org}, {item.title}, issued {item.issued or 'undated'}, {status_label(item)}: "
+            f"{' '.join(sentences)} [{item.doc_id}]")
+
+
 def deterministic_answer(
-    question: str, evidence: list[EvidenceItem], contradictions: list[ContradictionEdge], threshold: float
+    question: str, evidence: list[EvidenceItem], contradictions: list[ContradictionEdge], threshold: float,
+    disagreements: list | None = None,
 ) -> str:
     docs = _by_document(evidence)
     orgs = list(dict.fromkeys(item.org for item, _ in docs))
@@ -53,19 +61,26 @@ def deterministic_answer(
     for item, text in docs:
         chosen = relevant_sentences(question, text)
         insufficient |= any(_INSUFFICIENT.search(s) for s in chosen)
-        lines.append(f"- {item.org}, {item.title}, issued {item.issued or 'undated'}, {status_label(item)}: "
-                     f"{' '.join(chosen)} [{item.doc_id}]")
+        lines.append(source_line(item, chosen))
     org_of = {item.doc_id: item.org for item, _ in docs}
     old = {item.doc_id for item, _ in docs if item.status == "superseded"}
     flagged = [e for e in contradictions if e.score >= threshold]
     differ = [e for e in flagged if org_of.get(e.doc_a) != org_of.get(e.doc_b)]
     changed = [e for e in flagged if org_of.get(e.doc_a) == org_of.get(e.doc_b)]
-    if differ:
-        lines.append("Where they differ:")
-        lines += [f"- {org_of[e.doc_a]} {cite(e.doc_a, old)} vs {org_of[e.doc_b]} {cite(e.doc_b, old)} (contradiction score "
-                  f"{e.score:.2f}): \"{e.sentence_a}\" vs \"{e.sentence_b}\"" for e in differ[:3]]
-    if changed:
+    typed = [d for d in disagreements or [] if d.kind == "disagreement"]
+    changes = [d for d in disagreements or [] if d.kind == "change"]
+    if typed:
+        lines.append("Where they differ (compared recommendation by recommendation):")
+        lines += [f"- {disagreement_line(d, old)}" for d in typed]
+    if changes:
         lines.append("What changed between versions:")
+        lines += [f"- {disagreement_line(d, old)}" for d in changes]
+    if differ:
+        lines.append("Other possible differences (sentence-pair NLI, not a comparison of recommendations):")
+        lines += [f"- {org_of[e.doc_a]} {cite(e.doc_a, old)} vs {org_of[e.doc_b]} {cite(e.doc_b, old)} "
+                  f"(contradiction score {e.score:.2f}): \"{e.sentence_a}\" vs \"{e.sentence_b}\"" for e in differ[:3]]
+    if changed:
+        lines.append("Other possible changes between versions (sentence-pair NLI):")
         lines += [f"- {cite(e.doc_a, old)} vs {cite(e.doc_b, old)}: \"{e.sentence_a}\" vs \"{e.sentence_b}\""
                   for e in changed[:2]]
     if insufficient:
@@ -80,32 +95,46 @@ def _format_evidence(evidence: list[EvidenceItem]) -> str:
     )
 
 
-def llm_answer(chat_model, question: str, evidence: list[EvidenceItem], contradictions: list[ContradictionEdge]) -> str | None:
-    """The chat model's grounded answer, or None when it cites nothing it was given."""
+def llm_answer(
+    chat_model, question: str, evidence: list[EvidenceItem], contradictions: list[ContradictionEdge],
+    disagreements: list | None = None,
+) -> str:
+    """The chat model's reply to the grounded prompt, as text (checked by the caller)."""
     flagged = "\n".join(f"[{c.doc_a}] vs [{c.doc_b}] ({c.score:.2f}): {c.sentence_a} | {c.sentence_b}"
                         for c in contradictions) or "none"
     reply = chat_model.invoke([
         ("system", ANSWER_SYSTEM),
-        ("human", ANSWER_USER.format(question=question, evidence=_format_evidence(evidence), contradictions=flagged)),
+        ("human", ANSWER_USER.format(question=question, evidence=_format_evidence(evidence), contradictions=flagged,
+                                     disagreements="\n".join(disagreement_line(d) for d in disagreements or [])
+                                     or "none")),
     ])
-    text = str(reply.content).strip()
-    cited = set(re.findall(r"\[([^\[\]\s]+)\]", text))
-    known = {e.doc_id for e in evidence}
-    if "insufficient evidence" in text.lower() and not (cited - known):
-        return text
-    if not cited or not cited <= known:
-        log.warning("chat model answer cites %s, evidence is %s: using the deterministic answer", cited, known)
-        return None
-    return text
+    return str(reply.content).strip()
 
 
 def answer(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     text = None
+    note = ""
     if ctx.chat_model:
-        text = llm_answer(load_chat_model(ctx.chat_model), state.question, state.evidence, state.contradictions)
-        if text is not None and NOT_MEDICAL_ADVICE not in text:
+        index = index_of(ctx)
+        reply = llm_answer(load_chat_model(ctx.chat_model), state.question, state.evidence, state.contradictions,
+                           state.disagreements)
+        text, checks = check_answer(
+            reply, state.evidence, index.frames_for,
+            lambda item, doc_text: source_line(item, relevant_sentences(state.question, doc_text)),
+            lambda doc_id: index.docs[doc_id].text if doc_id in index.docs else None,
+        )
+        if not any(c.ok for c in checks):  # nothing of the generated answer stands: the deterministic answer instead
+            log.warning("chat model answer failed every check: using the deterministic answer")
+            reasons = "; ".join(dict.fromkeys(c.reason for c in checks if c.reason)) or "it was empty"
+            note = (f"\n\n{CHECK_NOTE}: none of the {len(checks)} sentence(s) of the generated answer could be kept "
+                    f"({reasons}); the sources' own sentences are shown instead.")
+            text = None
+        elif NOT_MEDICAL_ADVICE not in text:
             text = f"{text}\n\n{NOT_MEDICAL_ADVICE}"
     if text is None:
-        text = deterministic_answer(state.question, state.evidence, state.contradictions, ctx.contradiction_threshold)
+        text = deterministic_answer(state.question, state.evidence, state.contradictions, ctx.contradiction_threshold,
+                                    state.disagreements)
+        if note:
+            text = text.replace(f"\n{NOT_MEDICAL_ADVICE}", f"{note}\n\n{NOT_MEDICAL_ADVICE}")
     return {"answer": text, "messages": [AIMessage(content=text)]}

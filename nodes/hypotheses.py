@@ -24,16 +24,18 @@ from clinrag.context import Context
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
 from clinrag.tools.retrieval.option_support import informative_options, option_hypotheses
-from clinrag.tools.retrieval.query_expansion import generate_expansions, generate_hypotheses
 from clinrag.tools.retrieval.retrievers import EXPANSION_RETRIEVERS
 
 log = logging.getLogger(__name__)
 
-__all__ = ["generate_hypotheses", "hypotheses"]
+__all__ = ["hypotheses"]
 
 
 def _from_chat_model(state: State, ctx: Context) -> dict:
     """Hypotheses (chr) or expansions (hyde / query2doc / rrf) from the chat model; raises ValueError."""
+    # only with a chat model: its prompts and output schemas are not loaded for a run without one
+    from clinrag.tools.retrieval.query_expansion import generate_expansions, generate_hypotheses
+
     model = load_chat_model(ctx.chat_model)
     if ctx.retriever in EXPANSION_RETRIEVERS:
         expansions = generate_expansions(

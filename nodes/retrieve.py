@@ -1,5 +1,6 @@
-"""Retrieval: organization-diverse hybrid search, contrastive when hypotheses exist, superseded versions
-included (and labelled) when the question asks about change over time or a past date."""
+"""Retrieval: the ``chr`` retriever (organization-diverse hybrid search, contrastive when hypotheses exist,
+superseded versions included and labelled when the question asks about change over time or a past date), the
+same function the CHR harness runs; or a named baseline, or a TGA-PubMed retrieval condition."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from clinrag.graph.events import emit, evidence_entry
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
 from clinrag.tools.retrieval.org_diverse import org_diverse_search_passages
-from clinrag.tools.retrieval.retrieval_conditions import condition_search
 from clinrag.tools.retrieval.retrievers import evidence_items
 from clinrag.tools.retrieval.retrievers import retrieve as retrieve_named
 
@@ -18,13 +18,15 @@ from clinrag.tools.retrieval.retrievers import retrieve as retrieve_named
 def retrieve(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     hyp = state.hypotheses
-    if ctx.retrieval_condition:  # a TGA-PubMed retrieval condition over abstracts (issue 4)
+    if ctx.retrieval_condition:  # a TGA-PubMed retrieval condition over abstracts
+        from clinrag.tools.retrieval.retrieval_conditions import condition_search  # loaded only for a condition
+
         evidence = condition_search(
             index_of(ctx), state.question, ctx.retrieval_condition, k=ctx.k, lam=ctx.mmr_lambda,
             alpha=ctx.temporal_alpha, pool=ctx.contradiction_pool, nli_backend=ctx.nli_backend,
             pair_threshold=ctx.pair_similarity_threshold,
         ).evidence
-    elif ctx.retriever != "chr":  # a named baseline (issue 5): plain top-k, no organization diversity
+    elif ctx.retriever != "chr":  # a named baseline: plain top-k, no organization diversity
         index = index_of(ctx)
         found = retrieve_named(
             index, ctx.retriever, state.question, target=hyp.target if hyp else None, expansions=state.expansions,

@@ -81,13 +81,16 @@ def scope_guard(state: State, runtime: Runtime[Context]) -> dict:
         raise ValueError("No question: send {'question': '...'} or chat messages ending with a human message.")
     chat_turn = bool(state.messages and isinstance(state.messages[-1], HumanMessage))
     # A follow-up ("and what about ACS?") is searched as the standalone question it stands for.
-    follow_up = resolve_follow_up(human_turns(state.messages[:-1] if chat_turn else state.messages), asked, ctx.chat_model)
+    earlier = human_turns(state.messages[:-1] if chat_turn else state.messages)
+    follow_up = resolve_follow_up(earlier, asked, ctx.chat_model)
     question = follow_up.resolved if follow_up else asked
     if follow_up:
         emit(runtime, "follow_up", **follow_up.model_dump())
     index = index_of(ctx)
-    decision = classify_scope(question, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold, ctx.scope_margin)
-    emit(runtime, "scope", question=question, in_scope=decision.in_scope, category=decision.category, reason=decision.reason)
+    decision = classify_scope(question, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold,
+                              ctx.scope_margin)
+    emit(runtime, "scope", question=question, in_scope=decision.in_scope, category=decision.category,
+         reason=decision.reason)
     update: dict = {**PER_RUN_RESET, "question": question, "scope": to_json(decision), "follow_up": to_json(follow_up)}
     if not chat_turn:
         update["messages"] = [HumanMessage(asked)]  # keep the chat transcript whole for question input

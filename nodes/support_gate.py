@@ -18,7 +18,8 @@ def support_gate(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     support = max((e.support_score for e in state.evidence), default=0.0)
     supported = support >= ctx.support_threshold
-    emit(runtime, "support", support=round(support, 4), threshold=ctx.support_threshold, decision="answer" if supported else "abstain")
+    emit(runtime, "support", support=round(support, 4), threshold=ctx.support_threshold,
+         decision="answer" if supported else "abstain")
     if not supported:
         return {
             "support": support,

@@ -23,7 +23,8 @@ MIMIC = ("Lambert-Eaton myasthenic syndrome is a presynaptic disorder in which a
          "calcium channels reduce acetylcholine release; it is often associated with small cell lung cancer.")
 
 MIMIC_DOCS = {
-    "lems-1": ("Lambert-Eaton myasthenic syndrome (weakness)", "Lambert-Eaton myasthenic syndrome causes muscle weakness "
+    "lems-1": ("Lambert-Eaton myasthenic syndrome (weakness)",
+               "Lambert-Eaton myasthenic syndrome causes muscle weakness "
                "and fatigue of the hips and thighs in adults; the weakness improves briefly after repeated effort."),
     "lems-2": ("Lambert-Eaton myasthenic syndrome (symptoms)", "People with Lambert-Eaton myasthenic syndrome report "
                "fatigue, muscle weakness, dry mouth and reduced reflexes."),
@@ -45,7 +46,8 @@ OTHER_DOCS = {
                "constipation and dry skin."),
     "asthma-1": ("Asthma (information)", "Asthma is a chronic inflammatory disease of the airways with wheezing, "
                  "cough and reversible airflow obstruction."),
-    "gout-1": ("Gout (causes)", "Gout is caused by deposits of monosodium urate crystals in joints, often the big toe."),
+    "gout-1": ("Gout (causes)",
+               "Gout is caused by deposits of monosodium urate crystals in joints, often the big toe."),
 }
 
 

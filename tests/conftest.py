@@ -12,7 +12,8 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ["LANGSMITH_TRACING"] = "false"
 os.environ["LANGCHAIN_TRACING_V2"] = "false"
 os.environ.setdefault("LANGSMITH_TEST_TRACKING", "false")
-for var in [v for v in os.environ if v.startswith("CLINRAG_") and v != "CLINRAG_INDEX_ROOT" and v != "CLINRAG_DATA_DIR"]:
+for var in [v for v in os.environ
+            if v.startswith("CLINRAG_") and v != "CLINRAG_INDEX_ROOT" and v != "CLINRAG_DATA_DIR"]:
     del os.environ[var]  # a developer's own settings must not change test results
 
 import pytest  # noqa: E402

@@ -70,7 +70,8 @@ class FakeNCBI:
                     return 400, "text/xml", b"<eFetchResult><ERROR>Unable to obtain query #1</ERROR></eFetchResult>"
                 start, size = int(params.get("retstart", 0)), int(params.get("retmax", 20))
                 ids = listing["idlist"][start:start + size]
-            body = XML_HEAD + "<PubmedArticleSet>\n" + "\n".join(articles[i] for i in ids if i in articles) + "\n</PubmedArticleSet>\n"
+            found = "\n".join(articles[i] for i in ids if i in articles)
+            body = XML_HEAD + "<PubmedArticleSet>\n" + found + "\n</PubmedArticleSet>\n"
             return 200, "text/xml", body.encode()
         if path.endswith("/api/pubs"):
             wanted = set(params.get("pmids", "").split(","))

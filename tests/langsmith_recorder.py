@@ -121,7 +121,8 @@ class Recorder:
             for ex in body:
                 ex = {**ex, "id": str(ex.get("id") or uuid.uuid4())}
                 split = ex.pop("split", None)
-                ex["metadata"] = {**(ex.get("metadata") or {}), **({"dataset_split": [split] if isinstance(split, str) else split} if split else {})}
+                splits = {"dataset_split": [split] if isinstance(split, str) else split} if split else {}
+                ex["metadata"] = {**(ex.get("metadata") or {}), **splits}
                 self.examples[ex["id"]] = ex
                 created.append(self._example_json(ex))
             return 200, created
@@ -131,7 +132,8 @@ class Recorder:
                 split = update.pop("split", None)
                 ex.update({k: v for k, v in update.items() if k in {"inputs", "outputs", "metadata"}})
                 if split:
-                    ex["metadata"] = {**(ex.get("metadata") or {}), "dataset_split": [split] if isinstance(split, str) else split}
+                    ex["metadata"] = {**(ex.get("metadata") or {}),
+                                      "dataset_split": [split] if isinstance(split, str) else split}
             return 200, {"message": f"{len(body)} examples updated", "count": len(body)}
         return 404, {"detail": "not found"}
 

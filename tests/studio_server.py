@@ -116,7 +116,8 @@ def running_studio(log_dir: Path | str) -> Iterator[StudioServer]:
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(
-                    f"langgraph dev exited with code {proc.returncode} before answering /ok:\n{_tail(_read_log(log_path))}"
+                    f"langgraph dev exited with code {proc.returncode} before answering /ok:\n"
+                    f"{_tail(_read_log(log_path))}"
                 )
             try:
                 if httpx.get(f"{url}/ok", timeout=2.0).status_code == 200:
@@ -124,7 +125,8 @@ def running_studio(log_dir: Path | str) -> Iterator[StudioServer]:
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"langgraph dev did not answer {url}/ok within {STARTUP_TIMEOUT_S} s:\n{_tail(_read_log(log_path))}")
+                raise RuntimeError(f"langgraph dev did not answer {url}/ok within {STARTUP_TIMEOUT_S} s:\n"
+                                   f"{_tail(_read_log(log_path))}")
             time.sleep(0.5)
         yield StudioServer(url, log_path)
     finally:

@@ -27,7 +27,8 @@ def test_standalone_questions_are_not_follow_ups(turn):
 
 def test_rule_keeps_the_earlier_topic_and_adds_the_change():
     assert combine(PROSTATE, "and in 2012?") == f"{PROSTATE} In 2012?"
-    assert combine("Statins for adults over 40", "what about ACC/AHA") == "Statins for adults over 40. What about ACC/AHA"
+    assert (combine("Statins for adults over 40", "what about ACC/AHA")
+            == "Statins for adults over 40. What about ACC/AHA")
     # A chain of follow-ups keeps the first question's topic.
     assert standalone_by_rule([CRC, "what about ACS?", "and in 2008?"]) == f"{CRC} What about ACS? In 2008?"
     # A new standalone question starts over.
@@ -73,10 +74,12 @@ class CondensingModel(GenericFakeChatModel):
 
 
 def test_chat_model_condenses_the_follow_up(monkeypatch):
-    model = CondensingModel(prompts=[], messages=iter([AIMessage("What does the ACS recommend for colorectal cancer screening?\n")]))
+    model = CondensingModel(
+        prompts=[], messages=iter([AIMessage("What does the ACS recommend for colorectal cancer screening?\n")]))
     monkeypatch.setattr("clinrag.follow_up.load_chat_model", lambda spec: model)
     follow_up = resolve_follow_up([CRC], "and what about ACS?", chat_model="fake:condense")
-    assert follow_up.method == "chat_model" and follow_up.resolved == "What does the ACS recommend for colorectal cancer screening?"
+    assert follow_up.method == "chat_model"
+    assert follow_up.resolved == "What does the ACS recommend for colorectal cancer screening?"
     assert CRC in model.prompts[0][-1].content and "and what about ACS?" in model.prompts[0][-1].content
 
 

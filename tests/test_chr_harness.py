@@ -22,7 +22,8 @@ def files(tmp_path_factory):
 
 def run_cli(files, *extra, capsys=None):
     out = files["dir"] / "out.json"
-    code = main(["eval", "chr", "--mirage", files["mirage"], "--corpus", files["corpus"], "--json-out", str(out), *extra])
+    code = main(["eval", "chr", "--mirage", files["mirage"], "--corpus", files["corpus"], "--json-out", str(out),
+                 *extra])
     return code, (json.loads(out.read_text()) if code == 0 else None)
 
 
@@ -41,7 +42,8 @@ def test_oracle_run_compares_retrievers_and_labels_the_upper_bound(files, capsys
     printed = capsys.readouterr().out
     assert "upper bound of the retrieval mechanism, not end-to-end accuracy" in printed and "| chr |" in printed
     metrics = result["metrics"]
-    assert metrics["retriever"] == "chr" and metrics["n"] == 2 and set(metrics["by_retriever"]) == {"chr", "hyde", "dense"}
+    assert metrics["retriever"] == "chr" and metrics["n"] == 2
+    assert set(metrics["by_retriever"]) == {"chr", "hyde", "dense"}
     assert {"accuracy", "n", "mimic_share_top5", "chance"} <= set(metrics) and metrics["chance"] == 0.25
     q1 = {c["retriever"]: c for c in result["cases"] if c["id"] == "q1"}
     assert q1["chr"]["predicted"] == "B" and q1["dense"]["predicted"] == "A" and q1["chr"]["answer"] == "B"
@@ -80,7 +82,8 @@ def test_llm_hypotheses_and_medrag_answer_with_a_scripted_model(files, monkeypat
     assert code == 0 and result["settings"]["hypotheses"] == "llm"
     case = next(c for c in result["cases"] if c["retriever"] == "chr")
     assert case["predicted"] == "B" and case["answered_by"] == "chat_model"
-    assert case["hypotheses"]["source"] == "llm" and case["hypotheses"]["expansions"]["hyde"] == ["A passage about myasthenia gravis."]
+    assert case["hypotheses"]["source"] == "llm"
+    assert case["hypotheses"]["expansions"]["hyde"] == ["A passage about myasthenia gravis."]
     assert [name for name, _ in model.calls] == ["Hypotheses", "Passages"]  # one call each, shared by the retrievers
 
 
@@ -139,8 +142,9 @@ def test_medquad_subset_and_pubmedqa_abstracts(tmp_path):
     assert docs[0].text == "Short stature - Seizures - Cataract -" and docs[0].title == "Foo syndrome (symptoms)"
     assert len(docs[1].text.split()) <= 120 and docs[1].text.endswith("Bar disease.")
     pq = tmp_path / "pqal.jsonl"
-    pq.write_text(json.dumps({"pmid": "42", "year": 2011, "question": "Does X help?", "contexts": ["Background.", "Results."],
-                              "long_answer": "X helps.", "final_decision": "yes"}) + "\n")
+    pq.write_text(json.dumps({"pmid": "42", "year": 2011, "question": "Does X help?",
+                              "contexts": ["Background.", "Results."], "long_answer": "X helps.",
+                              "final_decision": "yes"}) + "\n")
     (abstract,) = pubmedqa_documents(pq)
     assert abstract.doc_id == "pubmed:42" and abstract.text == "Background. Results." and "helps" not in abstract.text
 

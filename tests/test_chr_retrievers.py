@@ -110,7 +110,8 @@ def test_retrieve_dispatches_by_name_and_defaults_expansions_to_the_target(tiny_
     for name in RETRIEVERS:
         found = retrieve(tiny_index, name, QUESTION, target=TARGET, mimic=MIMIC, k=4)
         assert len(found.rows) == 4 and len(set(found.rows)) == 4
-    assert retrieve(tiny_index, "hyde", QUESTION, target=TARGET).rows == hyde_search(tiny_index, QUESTION, [TARGET], 5).rows
+    assert (retrieve(tiny_index, "hyde", QUESTION, target=TARGET).rows
+            == hyde_search(tiny_index, QUESTION, [TARGET], 5).rows)
     # no generated text and no target: an expansion retriever is plain dense
     assert retrieve(tiny_index, "query2doc", QUESTION).rows == dense_search(tiny_index, QUESTION, 5).rows
     assert retrieve(tiny_index, "rrf", QUESTION, expansions=["ptosis and diplopia"]).rows == \

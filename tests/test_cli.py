@@ -33,7 +33,8 @@ def test_ask_rich_output_shows_map_and_citations(capsys, guideline_index):
 
 
 def test_ask_stdin_one_json_per_line(capsys, monkeypatch, guideline_index):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("I am pregnant. Should I get a mammogram?\n\nHow often should I replace my toothbrush?\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(
+        "I am pregnant. Should I get a mammogram?\n\nHow often should I replace my toothbrush?\n"))
     assert main(["ask", "--json", "-"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert [json.loads(l)["abstain_reason"] for l in lines] == ["out_of_scope", "insufficient_support"]
@@ -122,7 +123,8 @@ def test_benchmark_cases_are_well_formed(guideline_index):
 def test_console_script_stdin_loads_models_once(guideline_index):
     exe = Path(sys.executable).parent / "clinrag"
     proc = subprocess.run(
-        [str(exe), "ask", "--json", "-"], input="Who is eligible for lung cancer screening?\nWhat A1C target does the ADA suggest?\n",
+        [str(exe), "ask", "--json", "-"],
+        input="Who is eligible for lung cancer screening?\nWhat A1C target does the ADA suggest?\n",
         capture_output=True, text=True, timeout=300, env=os.environ.copy(),
     )
     assert proc.returncode == 0, proc.stderr

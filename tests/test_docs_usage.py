@@ -57,7 +57,8 @@ class Block:
 
 def usage_blocks() -> list[Block]:
     text = USAGE.read_text(encoding="utf-8")
-    return [Block(m["lang"], m["code"], text.count("\n", 0, m.start("code")) + 1, m["skip"]) for m in BLOCK.finditer(text)]
+    return [Block(m["lang"], m["code"], text.count("\n", 0, m.start("code")) + 1, m["skip"])
+            for m in BLOCK.finditer(text)]
 
 
 def runnable() -> list[Block]:

@@ -62,7 +62,8 @@ def test_metrics_by_hand():
     m = (p + q) / 2
     assert js_divergence(p, q) == pytest.approx(0.5 * kl_divergence(p, m) + 0.5 * kl_divergence(q, m))
     same = score_answer("Take one tablet daily.", "Take one tablet daily.")
-    assert same["rouge1"] == same["rougeL"] == 1.0 and same["jsd"] == 0.0 and same["cosine"] == pytest.approx(1.0, abs=1e-5)
+    assert same["rouge1"] == same["rougeL"] == 1.0 and same["jsd"] == 0.0
+    assert same["cosine"] == pytest.approx(1.0, abs=1e-5)
     empty = score_answer("", "Take one tablet, then one more tablet.")  # repeated words: not uniform
     assert empty["rouge1"] == 0.0 and empty["cosine"] == 0.0 and empty["kld"] > 0
     rows = [{"medicine": "A", "scores": {**same, "rouge1": 1.0}}, {"medicine": "A", "scores": {**same, "rouge1": 0.0}},
@@ -136,7 +137,8 @@ def test_cli_eval_drug_info_json(tmp_path, evidence_with_label):
                  "--index-dir", ctx.index_dir, "--data-dir", str(tmp_path / "data"), "--json-out", str(out)])
     assert code == 0
     payload = json.loads(out.read_text())
-    assert set(payload["metrics"]) == {"rouge1", "rouge2", "rougeL", "cosine", "jsd", "kld", "n_medicines", "n_questions"}
+    assert set(payload["metrics"]) == {"rouge1", "rouge2", "rougeL", "cosine", "jsd", "kld", "n_medicines",
+                                       "n_questions"}
     assert payload["metrics"]["n_questions"] == 6 and len(payload["cases"]) == 6
     assert {"id", "medicine", "question", "answer", "evidence", "scores"} <= set(payload["cases"][0])
     with pytest.raises(SystemExit) as exit_info:

@@ -75,7 +75,8 @@ def test_unsupported_question_abstains_with_reason(graph):
 
 
 def test_support_threshold_comes_from_context(graph):
-    out = run(graph, "Should average-risk adults start colorectal cancer screening at 45 or 50?", support_threshold=0.99)
+    out = run(graph, "Should average-risk adults start colorectal cancer screening at 45 or 50?",
+              support_threshold=0.99)
     assert out["abstain_reason"] == "insufficient_support"
 
 

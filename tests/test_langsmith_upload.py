@@ -31,7 +31,8 @@ def test_eval_upload_creates_the_dataset_and_uploads_the_experiment(langsmith_ap
     cases = _cases(2)
     path = tmp_path / "cases.jsonl"
     path.write_text("".join(c.model_dump_json() + "\n" for c in cases))
-    assert main(["eval", "guideline-drift", "--cases", str(path), "--upload", "--json-out", str(tmp_path / "r.json")]) == 0
+    assert main(["eval", "guideline-drift", "--cases", str(path), "--upload",
+                 "--json-out", str(tmp_path / "r.json")]) == 0
     ids = {str(c.id) for c in cases}
     assert len(langsmith_api.feedback) == len(cases) * len(EVALUATORS)  # flushed before the command returned
 
@@ -57,7 +58,8 @@ def test_eval_upload_creates_the_dataset_and_uploads_the_experiment(langsmith_ap
     assert "corpus_path" not in metadata and "index_dir" not in metadata  # no local paths leave the machine
 
     assert session["name"].startswith(DATASET_NAME)
-    roots = [r for r in langsmith_api.runs.values() if r["session_name"] == session["name"] and not r.get("parent_run_id")]
+    roots = [r for r in langsmith_api.runs.values()
+             if r["session_name"] == session["name"] and not r.get("parent_run_id")]
     assert sorted(str(r["reference_example_id"]) for r in roots) == sorted(ids)  # one traced run per example
     assert any(r.get("parent_run_id") and r.get("name") == "scope_guard" for r in langsmith_api.runs.values())
     keys = {f["key"] for f in langsmith_api.feedback}
@@ -78,7 +80,8 @@ def test_second_upload_updates_instead_of_duplicating(langsmith_api):
     again = upload_dataset(cases)
     assert (again.created, again.schema_updated, again.examples_created, again.examples_updated,
             again.examples_unchanged) == (False, False, 0, 0, 3)  # fmt: skip
-    assert len(langsmith_api.calls("POST", "/datasets")) == 1 and len(langsmith_api.calls("POST", "/examples/bulk")) == 1
+    assert len(langsmith_api.calls("POST", "/datasets")) == 1
+    assert len(langsmith_api.calls("POST", "/examples/bulk")) == 1
 
     edited = cases[0].model_copy(deep=True)
     edited.outputs.must_mention = [*edited.outputs.must_mention, "2024"]

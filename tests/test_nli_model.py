@@ -31,8 +31,10 @@ def tiny_data(tmp_path):
                                                         "Bleeding increased."]}]
     (tmp_path / "scifact" / "corpus.jsonl").write_text("\n".join(json.dumps(d) for d in corpus))
     claims = [
-        {"id": 1, "claim": "Aspirin lowers stroke risk.", "evidence": {"1": [{"sentences": [0], "label": "SUPPORT"}]}, "cited_doc_ids": [1]},
-        {"id": 2, "claim": "Aspirin reduces bleeding.", "evidence": {"1": [{"sentences": [2], "label": "CONTRADICT"}]}, "cited_doc_ids": [1]},
+        {"id": 1, "claim": "Aspirin lowers stroke risk.", "evidence": {"1": [{"sentences": [0], "label": "SUPPORT"}]},
+         "cited_doc_ids": [1]},
+        {"id": 2, "claim": "Aspirin reduces bleeding.", "evidence": {"1": [{"sentences": [2], "label": "CONTRADICT"}]},
+         "cited_doc_ids": [1]},
         {"id": 3, "claim": "Statins cure cancer.", "evidence": {}, "cited_doc_ids": [1]},
     ]
     (tmp_path / "scifact" / "claims_train.jsonl").write_text("\n".join(json.dumps(c) for c in claims))
@@ -173,7 +175,8 @@ def test_cross_encoder_training_ships_only_the_trained_tensors(tmp_path):
     from clinrag.tools.nli.train_cross_encoder import train_cross_encoder
 
     labels = ["entailment", "contradiction", "neutral"]
-    pairs = [Pair(premise=a, hypothesis=b, label=l, source="t", group=str(i)) for i, ((a, b), l) in enumerate(zip(PAIRS, labels))]
+    pairs = [Pair(premise=a, hypothesis=b, label=l, source="t", group=str(i))
+             for i, ((a, b), l) in enumerate(zip(PAIRS, labels))]
     report = train_cross_encoder(pairs, pairs, budget_minutes=0.02, out_dir=tmp_path, log=lambda m: None)
     assert report["epochs"] and report["n_train"] == 3
     shipped = load_file(str(tmp_path / CROSS_ENCODER_FILE))

@@ -22,7 +22,8 @@ def test_build_pubmed_corpus_from_raw_query(tmp_path):
     out = tmp_path / "pm.jsonl"
     with serve(FakeNCBI()) as fake:
         icite = ICiteSource(base_url=f"{fake.url}/api", http=HttpClient(RateLimiter(1000.0), sleep=lambda s: None))
-        _, jobs, report = build_pubmed_corpus(_fast(fake.url), out, raw_queries=["fixturol"], citations=icite, per_query=4)
+        _, jobs, report = build_pubmed_corpus(_fast(fake.url), out, raw_queries=["fixturol"], citations=icite,
+                                              per_query=4)
     docs = load_documents(out)  # valid clinrag corpus
     # 7 abstracts in 7 distinct years (< 20): all years kept; round 1 takes one per year, oldest first, until 4
     assert [d.doc_id for d in docs] == ["pmid:39000002", "pmid:39000008", "pmid:39000006", "pmid:39000005"]
@@ -51,7 +52,8 @@ def test_tiered_queries_fall_through_and_relevance_fallback(tmp_path):
     fake.searches['"take fixturol"[tiab:~25] AND "fixturol"[ti]'] = "esearch_fixturol.json"
     fake.requests.clear()
     with serve(fake):
-        _, jobs, _ = build_pubmed_corpus(_fast(fake.url), tmp_path / "t.jsonl", pairs=[("fixturol", "How do I take fixturol?")],
+        _, jobs, _ = build_pubmed_corpus(_fast(fake.url), tmp_path / "t.jsonl",
+                                         pairs=[("fixturol", "How do I take fixturol?")],
                                          citations=NoCitations(), per_query=20)
     assert jobs[0].hits == {"Q1": 0, "Q2": 8, "Q3": 0} and len(jobs[0].selected) == 7
     assert jobs[0].ordering == "relevance" and "relevance" in jobs[0].note

@@ -24,10 +24,12 @@ def test_parse_fixture_article_set():
     assert sorted(by_id) == ["39000001", "39000002", "39000004", "39000005", "39000006", "39000008", "39000010"]
     first = by_id["39000001"]
     assert first.title == "Fixturamab versus placebo in adult patients with chronic testitis: a randomized trial."
-    assert first.abstract.splitlines()[0] == "BACKGROUND: Fixturamab is an invented antibody used only in this test fixture."
+    assert first.abstract.splitlines()[0] == (
+        "BACKGROUND: Fixturamab is an invented antibody used only in this test fixture.")
     assert [label for label, _ in first.sections] == ["BACKGROUND", "METHODS", "RESULTS", "CONCLUSIONS"]
     assert "(p<0.01)" in first.abstract
-    assert (first.year, first.journal, first.journal_abbrev) == (2019, "Journal of Fixture Pharmacology", "J Fixture Pharmacol")
+    assert (first.year, first.journal, first.journal_abbrev) == (
+        2019, "Journal of Fixture Pharmacology", "J Fixture Pharmacol")
     assert first.mesh == ["Antibodies, Monoclonal", "Chronic Disease"]
     assert by_id["39000002"].year == 1998  # MedlineDate "1998 Dec-1999 Jan"
     assert by_id["39000005"].year == 2010 and by_id["39000005"].journal == "Invented Press"  # book article

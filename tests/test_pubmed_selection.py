@@ -10,7 +10,8 @@ from clinrag.pubmed.selection import ICiteSource, NoCitations, attach_citations,
 
 
 def rec(pmid: int, year: int | None, cites: int | None = None, rank: int = 0) -> PubMedRecord:
-    return PubMedRecord(pmid=str(pmid), title=f"t{pmid}", abstract="a", year=year, citation_count=cites, relevance_rank=rank)
+    return PubMedRecord(pmid=str(pmid), title=f"t{pmid}", abstract="a", year=year, citation_count=cites,
+                        relevance_rank=rank)
 
 
 def test_sample_years_three_apart_over_full_range():

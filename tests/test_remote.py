@@ -81,7 +81,8 @@ def test_mcp_lists_clinrag_as_a_described_tool_and_calls_it(studio):
         return await session.call_tool(ASSISTANT, {"question": LUNG})
 
     async def chat_message(session):  # the schema MCP clients see offers ``messages`` as one string
-        return await session.call_tool(ASSISTANT, {"messages": "I have crushing chest pain right now. Should I take an aspirin?"})
+        return await session.call_tool(
+            ASSISTANT, {"messages": "I have crushing chest pain right now. Should I take an aspirin?"})
 
     tools, result, chat = anyio.run(_mcp_session, studio.url, [list_tools, ask_lung, chat_message])
     (tool,) = [t for t in tools if t.name == ASSISTANT]

@@ -14,7 +14,8 @@ from clinrag.tools.retrieval.temporal import mmr_temporal_rank, recency, tempora
 
 
 def test_support_score_is_absolute(guideline_index):
-    related = max(s.support for s in hybrid_search(guideline_index, "At what age should colorectal cancer screening start?"))
+    related = max(s.support for s in hybrid_search(guideline_index,
+                                                   "At what age should colorectal cancer screening start?"))
     unrelated = max(s.support for s in hybrid_search(guideline_index, "Which running shoes are best for a marathon?"))
     assert related > 0.6 and unrelated < 0.3
     # not rescaled per query: the best passage of an unrelated question does not get 1.0
@@ -36,8 +37,10 @@ def test_chr_changes_ranking_when_mimic_attracts_dense_results(guideline_index):
     mimic = "Screening mammography for breast cancer in women."
     plain = hybrid_search(guideline_index, question, target=target, mimic=mimic, lam=0.0)
     chr_ = hybrid_search(guideline_index, question, target=target, mimic=mimic, lam=1.0)
-    breast_plain = sum(s.passage.meta.topic == "breast-cancer-screening" for s in sorted(plain, key=lambda s: -s.dense)[:10])
-    breast_chr = sum(s.passage.meta.topic == "breast-cancer-screening" for s in sorted(chr_, key=lambda s: -s.dense)[:10])
+    breast_plain = sum(s.passage.meta.topic == "breast-cancer-screening"
+                       for s in sorted(plain, key=lambda s: -s.dense)[:10])
+    breast_chr = sum(s.passage.meta.topic == "breast-cancer-screening"
+                     for s in sorted(chr_, key=lambda s: -s.dense)[:10])
     assert breast_chr < breast_plain
 
 

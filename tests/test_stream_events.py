@@ -31,7 +31,8 @@ def test_answered_question_streams_scope_evidence_contradictions_support(graph):
     assert values["ACS"] == "45" and values["USPSTF"] == "40"
     # no NLI flag between a recommendation sentence and an unrelated one ("does not recommend clinical breast
     # examination" vs "the ACR issued ... in 2021" was flagged at 0.79 before frames took recommendation sentences)
-    assert not any("clinical breast examination" in e["sentence_a"] + e["sentence_b"] for e in contradictions["flagged"])
+    assert not any("clinical breast examination" in e["sentence_a"] + e["sentence_b"]
+                   for e in contradictions["flagged"])
     assert support["decision"] == "answer" and support["support"] >= support["threshold"]
     json.dumps(events)  # plain JSON: any UI or the API server can send them as they are
 

@@ -43,7 +43,8 @@ NO_LEAFLET = frozenset({"label", "leaflet"})
 
 def test_hnsw_index_recorded_in_manifest(abstract_index):
     manifest = json.loads((abstract_index.index_dir / "manifest.json").read_text())
-    assert manifest["faiss_index"] == "hnsw" and manifest["hnsw"]["M"] == 16 and manifest["hnsw"]["efConstruction"] == 200
+    assert manifest["faiss_index"] == "hnsw"
+    assert manifest["hnsw"]["M"] == 16 and manifest["hnsw"]["efConstruction"] == 200
     assert hasattr(abstract_index.faiss_index, "hnsw")
 
 

@@ -49,7 +49,8 @@ class EvidenceToolArgs(BaseModel):
         "or year when they matter; restate follow-ups in full (not 'and for men?').",
     )
     k: int | None = Field(
-        default=None, ge=1, le=20, description="Number of evidence passages to retrieve (default: the clinrag Context's k, 6)."
+        default=None, ge=1, le=20,
+        description="Number of evidence passages to retrieve (default: the clinrag Context's k, 6).",
     )
 
 

@@ -47,7 +47,8 @@ class TemporalArgs(BaseModel):
     year_from: int | None = Field(default=None, description="Earliest publication year to keep.")
     year_to: int | None = Field(default=None, description="Latest publication year to keep.")
     as_of: dt.date | None = Field(
-        default=None, description="Only documents issued on or before this date; versions replaced later count as current then."
+        default=None,
+        description="Only documents issued on or before this date; versions replaced later count as current then.",
     )
     lam: float = Field(default=0.7, ge=0, le=1, description="MMR relevance weight lambda.")
     alpha: float = Field(default=0.7, ge=0, le=1, description="Weight of MMR against recency tau in S.")

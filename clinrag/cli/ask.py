@@ -5,18 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from clinrag.cli.common import context_from_args
-from clinrag.options import RETRIEVAL_CONDITIONS
+from clinrag.cli.common import context_from_args, ensure_index
+from clinrag.options import RETRIEVAL_CONDITIONS, K
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from clinrag.run import ask
 
     ctx = context_from_args(args)
+    if args.question == "-" and not args.json:
+        print("clinrag ask: reading questions from stdin needs --json", file=sys.stderr)
+        return 2
+    ensure_index(ctx)  # says so on stderr when the corpus is new and its index is built first
     if args.question == "-":
-        if not args.json:
-            print("clinrag ask: reading questions from stdin needs --json", file=sys.stderr)
-            return 2
         for line in sys.stdin:
             if line.strip():
                 print(ask(line.strip(), ctx).model_dump_json(), flush=True)
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     ask_p = sub.add_parser("ask", parents=[common], help="answer one question ('-' reads one per line from stdin)")
     ask_p.add_argument("question")
     ask_p.add_argument("--json", action="store_true", help="print one JSON object (per question)")
-    ask_p.add_argument("-k", type=int, help="number of evidence passages (default: the Context's k, 6)")
+    ask_p.add_argument("-k", type=int, help=f"number of evidence passages (default: CLINRAG_K, else {K})")
     ask_p.add_argument("--condition", choices=RETRIEVAL_CONDITIONS,
                        help="retrieve under a retrieval condition of the TGA-PubMed paper (for abstract corpora; "
                             "default: organization-diverse)")

@@ -6,25 +6,28 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from langchain_core.messages import AnyMessage
-from rich.console import Console
-from rich.markup import escape
+from clinrag.cli.common import context_from_args, ensure_index
 
-from clinrag.cli.common import context_from_args
-from clinrag.cli.live import print_event
-from clinrag.context import Context
-from clinrag.run import to_result
-from clinrag.threads import COMMANDS, chat_db_path, chat_graph, chat_turn, transcript
+if TYPE_CHECKING:  # rich, LangChain and the chat graph load only when a chat runs (not for `clinrag ask`)
+    from langchain_core.messages import AnyMessage
+    from rich.console import Console
+
+    from clinrag.context import Context
 
 
 def print_transcript(console: Console, messages: list[AnyMessage]) -> None:
+    from rich.markup import escape
+
     for m in messages:
         who = "[bold cyan]you[/bold cyan]" if m.type == "human" else "[bold green]clinrag[/bold green]"
         console.print(f"{who}> {escape(str(m.content))}", highlight=False)
 
 
 def _read_turn(console: Console) -> str:
+    from rich.markup import escape
+
     text = console.input("[bold cyan]you>[/bold cyan] ")
     if not sys.stdin.isatty():
         console.print(escape(text), highlight=False)  # piped input: keep the transcript readable
@@ -36,7 +39,13 @@ def run_chat(
     read_line: Callable[[], str] | None = None,
 ) -> int:
     """The chat loop: read a turn, show the evidence map forming, print the answer; until /exit or end of input."""
+    from rich.console import Console
+    from rich.markup import escape
+
     from clinrag.cli.display import print_result
+    from clinrag.cli.live import print_event
+    from clinrag.run import to_result
+    from clinrag.threads import COMMANDS, chat_db_path, chat_graph, chat_turn, transcript
 
     console = console or Console()
     read_line = read_line or (lambda: _read_turn(console))
@@ -48,7 +57,8 @@ def run_chat(
             console.print(f"Resuming thread [bold]{escape(thread)}[/bold] ({turns} earlier questions):")
             print_transcript(console, earlier)
         else:
-            console.print(f"New thread [bold]{escape(thread)}[/bold]. Ask about published screening and prevention guidance.")
+            console.print(f"New thread [bold]{escape(thread)}[/bold]. Ask about published screening and prevention "
+                          "guidance.")
         console.print(f"[dim]{COMMANDS}[/dim]")
         while True:
             try:
@@ -64,7 +74,8 @@ def run_chat(
                 continue
             state = chat_turn(graph, thread, text, context, on_event=lambda event: print_event(console, event))
             print_result(to_result(state), console)
-    console.print(f"[dim]Thread saved in {escape(str(db_path))}; resume with: clinrag chat --thread {escape(thread)}[/dim]")
+    console.print(f"[dim]Thread saved in {escape(str(db_path))}; resume with: clinrag chat --thread "
+                  f"{escape(thread)}[/dim]")
     return 0
 
 
@@ -80,7 +91,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
         if not threads:
             print(f"no threads in {db_path}")
         return 0
-    return run_chat(args.thread or new_thread_name(), context_from_args(args), db_path)
+    ctx = context_from_args(args)
+    ensure_index(ctx)
+    return run_chat(args.thread or new_thread_name(), ctx, db_path)
 
 
 def register(subparsers, common_parent: argparse.ArgumentParser) -> None:
@@ -89,6 +102,7 @@ def register(subparsers, common_parent: argparse.ArgumentParser) -> None:
         help="interactive chat; threads persist in SQLite (CLINRAG_CHAT_DB or $XDG_DATA_HOME/clinrag/threads.sqlite)",
     )  # fmt: skip
     chat.add_argument("--thread", help="thread name: resumes it if it exists (default: a new thread named by the time)")
-    chat.add_argument("--db", help="SQLite database of the threads (default: CLINRAG_CHAT_DB or the user data directory)")
+    chat.add_argument("--db",
+                      help="SQLite database of the threads (default: CLINRAG_CHAT_DB or the user data directory)")
     chat.add_argument("--list", action="store_true", help="list the saved threads and exit")
     chat.set_defaults(func=cmd_chat)

@@ -20,7 +20,8 @@ HYPOTHESIS_CHOICES = ("llm", "options", "oracle")
 
 def register(eval_subparsers, common_parent: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """Add ``chr`` to ``clinrag eval``. ``common_parent`` is unused: this command's corpus default differs."""
-    p = eval_subparsers.add_parser("chr", help="CHR and its baselines on MIRAGE (MedQA, MedMCQA, MMLU-Med, PubMedQA*, BioASQ)")
+    p = eval_subparsers.add_parser(
+        "chr", help="CHR and its baselines on MIRAGE (MedQA, MedMCQA, MMLU-Med, PubMedQA*, BioASQ)")
     p.add_argument("--benchmark", choices=BENCHMARK_CHOICES, default="medqa")
     p.add_argument("--mirage", help="MIRAGE benchmark JSON (default: <data dir>/mirage/benchmark_rebuilt.json)")
     p.add_argument("--select", choices=["all", "diagnosis"], default="all",
@@ -56,7 +57,8 @@ def settings_from(args: argparse.Namespace):
     retrievers = list(RETRIEVER_CHOICES) if names == "all" else [n.strip() for n in names.split(",") if n.strip()]
     unknown = [n for n in retrievers if n not in RETRIEVER_CHOICES]
     if unknown or not retrievers:
-        raise ValueError(f"unknown retriever(s) {unknown or names!r}; choose among {', '.join(RETRIEVER_CHOICES)} or 'all'")
+        raise ValueError(f"unknown retriever(s) {unknown or names!r}; "
+                         f"choose among {', '.join(RETRIEVER_CHOICES)} or 'all'")
     mode = args.hypotheses or ("llm" if ctx.chat_model else "options")
     if mode == "llm" and not ctx.chat_model:
         raise ValueError("--hypotheses llm needs a chat model (--chat-model or CLINRAG_CHAT_MODEL)")
@@ -91,7 +93,8 @@ def cmd_eval_chr(args: argparse.Namespace) -> int:
     rows = run_experiment(questions, index, settings, upload=args.upload)
     result = report(rows, settings, corpus_doc_ids=set(index.docs))
     print(markdown_table(result))
-    print(f"\n{len(questions)} questions x {len(settings.retrievers)} retriever(s) in {time.perf_counter() - start:.0f} s")
+    print(f"\n{len(questions)} questions x {len(settings.retrievers)} retriever(s) "
+          f"in {time.perf_counter() - start:.0f} s")
     if args.json_out:
         write_json(args.json_out, json_payload(rows, result))
     return 0

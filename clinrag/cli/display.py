@@ -11,7 +11,9 @@ from clinrag.context import Context
 from clinrag.schema import AskResult
 
 
-def print_result(result: AskResult, console: Console | None = None, contradiction_threshold: float | None = None) -> None:
+def print_result(
+    result: AskResult, console: Console | None = None, contradiction_threshold: float | None = None
+) -> None:
     """The evidence map (documents in a flagged contradiction marked '!'), the contradictions, the answer."""
     console = console or Console()
     if result.evidence:
@@ -34,4 +36,5 @@ def print_result(result: AskResult, console: Console | None = None, contradictio
             ctable.add_row(f"{c.doc_a}\n{c.doc_b}", f"{c.score:.2f}", f"{c.sentence_a}\n{c.sentence_b}")
         console.print(ctable)
     title = "Answer" if result.decision == "answer" else f"Abstained ({result.abstain_reason})"
-    console.print(Panel(Text(result.answer), title=title, border_style="green" if result.decision == "answer" else "yellow"))
+    border = "green" if result.decision == "answer" else "yellow"
+    console.print(Panel(Text(result.answer), title=title, border_style=border))

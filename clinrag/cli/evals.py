@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from clinrag.cli.common import context_from_args
+from clinrag.cli.common import context_from_args, ensure_index
 
 
 def cmd_guideline_drift(args: argparse.Namespace) -> int:
@@ -22,6 +22,7 @@ def cmd_guideline_drift(args: argparse.Namespace) -> int:
     if not cases:
         print(f"no cases for split {args.split!r}", file=sys.stderr)
         return 2
+    ensure_index(ctx)
     console = Console()
 
     def report_upload(sync, experiment: str) -> None:
@@ -55,7 +56,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from clinrag.evals.calibrate import calibrate
     from clinrag.evals.guideline_drift import load_cases
 
-    result = calibrate(load_cases(args.cases, args.split), context_from_args(args))
+    ctx = context_from_args(args)
+    ensure_index(ctx)
+    result = calibrate(load_cases(args.cases, args.split), ctx)
     text = json.dumps({"split": args.split, **result}, indent=2)
     print(text)
     if args.json_out:

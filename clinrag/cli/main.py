@@ -6,7 +6,8 @@ import argparse
 import logging
 import sys
 
-from clinrag.cli import ask, chat, chr, evals, index, nli, pubmed
+from clinrag.chat_models import ChatModelError
+from clinrag.cli import ask, chat, chr, disagreements, evals, frames, index, nli, pubmed
 from clinrag.cli.common import common_parent
 from clinrag.documents import CorpusError
 
@@ -24,7 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
     eval_sub = eval_p.add_subparsers(dest="benchmark", required=True)
     evals.register(eval_sub, common)
     chr.register(eval_sub)
-    pubmed.register(sub, common, eval_sub)  # corpus build, report contradictions, eval drug-info
+    disagreements.register(eval_sub, common)
+    frames.register(eval_sub)
+    pubmed.register(sub, eval_sub)  # corpus build, report contradictions, eval drug-info
     nli.register(sub)  # nli train/eval/threshold, contradiction score
     return parser
 
@@ -37,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     except CorpusError as e:
         print(f"clinrag: corpus error: {e}", file=sys.stderr)
         return 2
-    except (FileNotFoundError, ValueError) as e:
+    except (FileNotFoundError, ValueError, ChatModelError) as e:  # ValueError includes ContextError
         print(f"clinrag: {e}", file=sys.stderr)
         return 2
 

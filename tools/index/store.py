@@ -18,7 +18,6 @@ Builds go to a temporary folder that replaces the old one only when complete.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import math
@@ -36,15 +35,17 @@ from clinrag import __version__
 from clinrag.documents import corpus_hash, load_documents, load_scope
 from clinrag.paths import BUILTIN_CORPUS, index_root
 from clinrag.schema import Document, Passage, ScopeDeclaration
-from clinrag.tools.index.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id, prime_cache
-from clinrag.tools.index.text import content_tokens, split_sentences
+from clinrag.tools.frames.storage import extractor_fingerprint
+from clinrag.tools.index.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id, model_runtime, prime_cache
+from clinrag.tools.index.text import content_tokens, prime_sentences, split_sentences
 
 log = logging.getLogger(__name__)
 
-INDEX_FORMAT = 3  # 3: stored sentence lists, corpus texts, pair scores; ONNX export at build
+INDEX_FORMAT = 4  # 3: stored sentence lists, corpus texts, pair scores; ONNX export at build; 4: frames
 MAX_PASSAGE_WORDS = 120
 # Exact search is fast enough below this many passages (a 384-d flat scan of 50k vectors is a few ms); above it,
-# HNSW with the TGA-PubMed paper's parameters. efSearch is raised to at least the candidate pool at load time.
+# HNSW with Javadi et al.'s (arXiv:2511.06668) parameters. efSearch is raised to at least the candidate pool at
+# load time.
 HNSW_MIN_PASSAGES = 50_000
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 200
@@ -78,9 +79,19 @@ def embedding_text(passage: Passage) -> str:
     return f"{passage.meta.org}. {passage.meta.title}. {passage.text}"
 
 
-def default_index_dir(corpus_path: Path) -> Path:
-    digest = hashlib.sha1(str(corpus_path.resolve()).encode()).hexdigest()[:8]
-    return index_root() / f"{corpus_path.name.removesuffix('.jsonl')}-{digest}"
+def default_index_dir(corpus_path: Path | str, docs: list[Document] | None = None) -> Path:
+    """The index folder of a corpus, keyed by its content (``corpus_hash``), not by where the file lies: a moved,
+    copied or renamed corpus with the same records finds the index already built. ``docs``: the corpus's loaded
+    documents, when the caller has them (else the file is read)."""
+    digest = corpus_hash(docs if docs is not None else load_documents(Path(corpus_path)))[:16]
+    return index_root() / f"corpus-{digest}"
+
+
+def _print_status(message: str) -> None:
+    """A status line on stderr, for the steps of a build that have no progress bar."""
+    import sys
+
+    print(message, file=sys.stderr, flush=True)
 
 
 def make_faiss_index(vectors: np.ndarray, kind: str = "auto"):
@@ -120,6 +131,7 @@ def _manifest(docs: list[Document], corpus_path: Path, n_passages: int, faiss_in
         "n_documents": len(docs),
         "n_passages": n_passages,
         "max_passage_words": MAX_PASSAGE_WORDS,
+        "frames_extractor": extractor_fingerprint(),
         **ann,
         "clinrag_version": __version__,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -141,6 +153,7 @@ def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
         "dimension": EMBEDDING_DIM,
         "corpus_hash": corpus_hash(docs),
         "max_passage_words": MAX_PASSAGE_WORDS,
+        "frames_extractor": extractor_fingerprint(),
     }
     for key, expected in checks.items():
         if manifest.get(key) != expected:
@@ -175,22 +188,29 @@ def build_index(
     import faiss
 
     from clinrag.context import Context
-    from clinrag.tools.index.onnx_models import export_encoder
+    from clinrag.tools.frames.storage import write_frames
+    from clinrag.tools.index.onnx_models import export_cross_encoder, export_encoder
     from clinrag.tools.nli.backends import get_nli_backend
     from clinrag.tools.nli.pair_scores import precompute_pair_scores
 
     corpus_path = Path(corpus_path)
     docs = load_documents(corpus_path)  # raises CorpusError before anything on disk is touched
     scope = load_scope(corpus_path)  # a malformed scope file fails here too
-    index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
+    index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path, docs)
     defaults = Context()
-    export_encoder()  # first: the NLI backend below runs on ONNX once the encoder export is there
+    status = _print_status if show_progress else None
+    export_encoder(status=status)  # first: the NLI backend below runs on ONNX once the encoder export is there
     passages = [p for doc in docs for p in chunk_document(doc)]
-    vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress)
+    vectors = embed_texts([embedding_text(p) for p in passages], show_progress=show_progress,
+                          label="embedding passages")
     index = make_faiss_index(vectors, faiss_index_kind)
     per_passage = [split_sentences(p.text) for p in passages]
     sentences = [(s, p.doc_id) for p, sents in zip(passages, per_passage) for s in sents]
-    sentence_vectors = embed_texts([s for s, _ in sentences], show_progress=show_progress)
+    sentence_vectors = embed_texts([s for s, _ in sentences], show_progress=show_progress,
+                                   label="embedding sentences")
+    nli_spec = nli_backend or defaults.nli_backend
+    if pair_scores and status and nli_spec in ("cross-encoder", "two-stage") and model_runtime() == "onnx":
+        export_cross_encoder(status=status)  # here rather than silently inside the backend's first use
     texts = corpus_texts(docs, scope)
     text_vectors = embed_texts(texts)
 
@@ -204,9 +224,10 @@ def build_index(
         np.save(tmp / "corpus_texts.npy", text_vectors)
         if pair_scores:
             precompute_pair_scores(tmp, [s for s, _ in sentences], [d for _, d in sentences], sentence_vectors,
-                                   {d.doc_id: d.topic for d in docs}, get_nli_backend(nli_backend or defaults.nli_backend),
+                                   {d.doc_id: d.topic for d in docs}, get_nli_backend(nli_spec),
                                    pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold,
                                    show_progress=show_progress)
+        write_frames(tmp, docs, show_progress=show_progress)
         with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
             for p in passages:
                 fh.write(p.model_dump_json() + "\n")
@@ -241,12 +262,21 @@ class CorpusIndex:
     sentence_vectors: np.ndarray | None = None  # every passage sentence, in passage order
     sentence_rows: np.ndarray | None = None  # the passage row of each sentence
     sentences: list[str] = field(default_factory=list)  # every passage sentence, in passage order
+    frames: dict[str, list] | None = None  # doc_id -> recommendation frames, read from frames.jsonl on first use
 
     def best_sentence_cosine(self, query_vec: np.ndarray) -> np.ndarray:
         """Per passage: the cosine of its sentence closest to the query."""
         best = np.full(len(self.passages), -1.0, dtype=np.float32)
         np.maximum.at(best, self.sentence_rows, self.sentence_vectors @ query_vec)
         return best
+
+    def frames_for(self, doc_id: str) -> list:
+        """The recommendation frames of one guideline document (stored at index build; [] for other sources)."""
+        if self.frames is None:
+            from clinrag.tools.frames.storage import load_frames
+
+            self.frames = load_frames(self.index_dir)
+        return self.frames.get(doc_id, [])
 
     @classmethod
     def load(cls, corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None) -> CorpusIndex:
@@ -256,8 +286,8 @@ class CorpusIndex:
 
         logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import
         corpus_path = Path(corpus_path)
-        index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path)
         docs = load_documents(corpus_path)
+        index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path, docs)
         reason = stale_reason(index_dir, docs)
         if reason:
             log.warning("Rebuilding index at %s: %s", index_dir, reason)
@@ -275,6 +305,7 @@ class CorpusIndex:
         if len(sentence_vectors) != sum(map(len, sentences)):
             raise StaleIndexError(f"{index_dir}: sentence vectors do not match the passages")
         prime_cache([s for sents in sentences for s in sents], sentence_vectors)
+        prime_sentences([p.text for p in passages], sentences)  # as split at build: no pysbd at query time
         prime_cache(json.loads((index_dir / "corpus_texts.json").read_text()), np.load(index_dir / "corpus_texts.npy"))
         tokens = [content_tokens(embedding_text(p)) for p in passages]
         bm25 = bm25s.BM25()

@@ -39,9 +39,19 @@ def _segmenter():
     return pysbd.Segmenter(language="en", clean=False)
 
 
+# Sentence lists an index already stored (text -> sentences): a question over indexed passages never loads pysbd.
+_stored_sentences: dict[str, tuple[str, ...]] = {}
+
+
+def prime_sentences(texts: list[str], sentences: list[list[str]]) -> None:
+    """Record the sentences of ``texts`` as ``split_sentences`` gave them when the index was built."""
+    _stored_sentences.update(zip(texts, map(tuple, sentences)))
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of a passage (pysbd), stripped, empty ones dropped."""
-    return list(_split_cached(text))
+    stored = _stored_sentences.get(text)
+    return list(stored if stored is not None else _split_cached(text))
 
 
 @lru_cache(maxsize=50_000)

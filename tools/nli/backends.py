@@ -99,7 +99,8 @@ class HFSequenceClassificationNLI:
             match = [i for i, n in names.items() if key in n]
             if len(match) != 1:
                 raise ValueError(
-                    f"NLI model labels {sorted(names.values())} must name entailment, neutral and contradiction once each"
+                    f"NLI model labels {sorted(names.values())} must name entailment, neutral and contradiction "
+                    "once each"
                 )
             wanted.append(match[0])
         return wanted
@@ -148,7 +149,8 @@ def _load_backend(spec: str, runtime: str | None) -> NLIBackend:
         cross_encoder = _cross_encoder(torch=spec == "cross-encoder-torch" or runtime == "torch")
         return TwoStageNLI(load_feature_model(), cross_encoder) if spec == "two-stage" else cross_encoder
     if not Path(spec).is_dir():
-        raise ValueError(f"NLI backend {spec!r}: expected one of {', '.join(BACKENDS)} or a local Hugging Face model folder")
+        raise ValueError(f"NLI backend {spec!r}: expected one of {', '.join(BACKENDS)} "
+                         "or a local Hugging Face model folder")
     return HFSequenceClassificationNLI(spec)
 
 

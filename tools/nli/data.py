@@ -86,11 +86,13 @@ def scifact_pairs(split: str, root: Path, rng: random.Random, neutral_per_claim:
             for r in rationales:
                 label = "entailment" if r["label"] == "SUPPORT" else "contradiction"
                 premise = " ".join(abstract[i] for i in r["sentences"])
-                pairs.append(Pair(premise=premise, hypothesis=claim["claim"], label=label, source="scifact", group=group))
+                pairs.append(Pair(premise=premise, hypothesis=claim["claim"], label=label, source="scifact",
+                                  group=group))
                 rationale_ids.setdefault(int(doc_id), set()).update(r["sentences"])
         others = [corpus[d][i] for d, ids in rationale_ids.items() for i in range(len(corpus[d])) if i not in ids]
         for sentence in rng.sample(others, min(neutral_per_claim, len(others))):
-            pairs.append(Pair(premise=sentence, hypothesis=claim["claim"], label="neutral", source="scifact-other", group=group))
+            pairs.append(Pair(premise=sentence, hypothesis=claim["claim"], label="neutral", source="scifact-other",
+                              group=group))
     return pairs
 
 

@@ -23,7 +23,8 @@ _HEDGE = re.compile(r"\b(may|might|could|suggest(?:s|ed)?|possibly|potential(?:l
 _UP = re.compile(r"\b(increas\w*|higher|rais\w*|elevat\w*|more|greater|improv\w*|enhanc\w*|promot\w*|activat\w*|"
                  r"induc\w*|upregulat\w*|gain\w*|benefit\w*|effective|positive(?:ly)?|associated|risk factor)\b", re.I)
 _DOWN = re.compile(r"\b(decreas\w*|lower\w*|reduc\w*|declin\w*|less|fewer|smaller|worsen\w*|impair\w*|inhibit\w*|"
-                   r"suppress\w*|downregulat\w*|loss|harm\w*|ineffective|negative(?:ly)?|protect\w*|prevent\w*)\b", re.I)
+                   r"suppress\w*|downregulat\w*|loss|harm\w*|ineffective|negative(?:ly)?|protect\w*|prevent\w*)\b",
+                   re.I)
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 
 LINGUISTIC_NAMES = [

@@ -74,8 +74,8 @@ def primed_backend(index, spec: str):
     return backend
 
 
-def candidate_pairs(sentences: list[str], sentence_docs: list[str], vectors: np.ndarray, doc_topics: dict[str, str | None],
-                    pair_threshold: float, neighbours: int = NEIGHBOURS,
+def candidate_pairs(sentences: list[str], sentence_docs: list[str], vectors: np.ndarray,
+                    doc_topics: dict[str, str | None], pair_threshold: float, neighbours: int = NEIGHBOURS,
                     max_pairs: int = MAX_PRECOMPUTED_PAIRS) -> list[tuple[int, int]]:
     """Index pairs (i, j) of sentences from different related documents with cosine >= pair_threshold; at most
     ``max_pairs``, the most similar first."""
@@ -101,7 +101,8 @@ def candidate_pairs(sentences: list[str], sentence_docs: list[str], vectors: np.
     out = []
     for da, db in sorted(related):
         sim = vectors[rows[da]] @ vectors[rows[db]].T
-        out += [(float(sim[i, j]), int(rows[da][i]), int(rows[db][j])) for i, j in zip(*np.nonzero(sim >= pair_threshold))]
+        out += [(float(sim[i, j]), int(rows[da][i]), int(rows[db][j]))
+                for i, j in zip(*np.nonzero(sim >= pair_threshold))]
     if len(out) > max_pairs:
         out = sorted(out, reverse=True)[:max_pairs]
     return [(i, j) for _, i, j in out]

@@ -4,7 +4,8 @@ Why this shape: a full fine-tune of MiniLM runs at ~14 pairs/s on these 2-core m
 embeddings and the lower 4 of 6 layers lets their activations be computed once per pair (inference only,
 cached in fp16), after which every epoch runs only the top 2 layers forward and backward: several epochs fit
 in the time one full epoch would take. Training stops at the budget; the epoch with the best validation
-macro-F1 is kept.
+macro-F1 is kept. The weights go to the ``out_dir`` given (``clinrag nli train`` writes into the packaged
+model folder only with ``--replace-shipped``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from clinrag.tools.nli.cross_encoder import (
     trainable_state,
 )
 from clinrag.tools.nli.data import Pair, label_ids
-from clinrag.tools.nli.trained import MODEL_DIR
 
 
 def _run_layers(model, hidden, mask, layers):
@@ -90,7 +90,7 @@ def predict_cached(model, cached: list, batch_size: int = 64, frozen_layers: int
     return out
 
 
-def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: float, out_dir: Path = MODEL_DIR,
+def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: float, out_dir: Path,
                         batch_size: int = 16, lr: float = 1e-4, seed: int = 13, log=print,
                         frozen_layers: int = FROZEN_LAYERS) -> dict:
     import torch

@@ -1,5 +1,9 @@
 """Training the shipped NLI models from the data directory (``clinrag nli train``).
 
+Training writes into the folder it is given; nothing here defaults to the packaged model folder
+(``trained.MODEL_DIR``), so a training run cannot overwrite the shipped weights by accident.
+:func:`new_training_dir` is the command line's default: a new folder per run under the user data directory.
+
 Stage 1 (seconds to minutes): features of ``tools/nli/features.py`` -> an MLP (scikit-learn), class-balanced
 by sample weights, early-stopped; the hidden size is chosen on the validation split (disjoint by claim /
 statement / topic), never on an evaluation set. Weights are exported to a small ``.npz`` that numpy serves.
@@ -8,6 +12,7 @@ statement / topic), never on an evaluation set. Weights are exported to a small 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -16,15 +21,15 @@ import numpy as np
 from clinrag.tools.index.embeddings import embed_texts
 from clinrag.tools.nli.data import LABELS, Pair, build_training_data, label_ids
 from clinrag.tools.nli.features import pair_features
-from clinrag.tools.nli.trained import FEATURE_MODEL, MODEL_DIR, FeatureNLI, save_feature_model
+from clinrag.tools.nli.trained import FEATURE_MODEL, FeatureNLI, save_feature_model
 
 HIDDEN_CANDIDATES = [(128,), (256,), (256, 64)]
 
 
 def featurize(pairs: list[Pair], show_progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
     premises, hypotheses = [p.premise for p in pairs], [p.hypothesis for p in pairs]
-    u = embed_texts(premises, show_progress=show_progress)
-    v = embed_texts(hypotheses, show_progress=show_progress)
+    u = embed_texts(premises, show_progress=show_progress, label="embedding premises")
+    v = embed_texts(hypotheses, show_progress=show_progress, label="embedding hypotheses")
     return pair_features(premises, hypotheses, u, v), label_ids(pairs)
 
 
@@ -49,8 +54,26 @@ def macro_f1(y: np.ndarray, probs: np.ndarray) -> float:
     return float(f1_score(y, probs.argmax(1), average="macro"))
 
 
-def train_feature_model(out_dir: Path = MODEL_DIR, seed: int = 13, show_progress: bool = True) -> dict:
-    """Build the data, pick the hidden size on validation, refit on train, save; returns a training report."""
+def training_root() -> Path:
+    """Where ``clinrag nli train`` writes by default: ``$XDG_DATA_HOME/clinrag/nli-training``."""
+    data_home = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return data_home / "clinrag" / "nli-training"
+
+
+def new_training_dir() -> Path:
+    """A new folder for one training run, named by its start time (never an existing one)."""
+    root = training_root()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path, n = root / stamp, 1
+    while path.exists():
+        n += 1
+        path = root / f"{stamp}-{n}"
+    return path
+
+
+def train_feature_model(out_dir: Path, seed: int = 13, show_progress: bool = True) -> dict:
+    """Build the data, pick the hidden size on validation, refit on train, save into ``out_dir``; returns a
+    training report."""
     started = time.perf_counter()
     data = build_training_data(seed=seed)
     x_train, y_train = featurize(data["train"], show_progress)
@@ -65,6 +88,7 @@ def train_feature_model(out_dir: Path = MODEL_DIR, seed: int = 13, show_progress
         if best is None or scores[str(hidden)] > scores[str(best[0])]:
             best = (hidden, clf, mean, scale)
     hidden, clf, mean, scale = best
+    out_dir.mkdir(parents=True, exist_ok=True)
     save_feature_model(out_dir / FEATURE_MODEL, mean, scale, clf.coefs_, clf.intercepts_)
     return {
         "stage": "feature-mlp",
@@ -86,8 +110,9 @@ def _as_feature_model(clf, mean: np.ndarray, scale: np.ndarray) -> FeatureNLI:
     return model
 
 
-def write_report(report: dict, out_dir: Path = MODEL_DIR) -> None:
-    """Merge into ``training.json``: retraining one stage keeps the other stage's report."""
+def write_report(report: dict, out_dir: Path) -> None:
+    """Merge into ``out_dir/training.json``: retraining one stage keeps the other stage's report."""
+    out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "training.json"
     try:
         merged = json.loads(path.read_text())

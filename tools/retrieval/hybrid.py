@@ -1,5 +1,9 @@
 """Hybrid passage scoring shared by every retrieval tool.
 
+First stage (:func:`first_stage`): the union of the dense top-N of the question, of H+ and of H- (when there
+are hypotheses) and the BM25 top-N, N = :func:`pool_size` of the corpus. A passage that only the hypothesis
+reaches (the target disease's own description, worded nothing like the vignette) is a candidate too.
+
 Three scores per candidate passage:
 
 * ``dense``: the contrastive dense score of CHR, sim(d, H+) - lambda * sim(d, H-). Without hypotheses H+ is
@@ -9,22 +13,38 @@ Three scores per candidate passage:
   an unrelated question still scores low. It combines dense similarity, taken at the sentence level (the
   cosine of the passage's sentence closest to the question: a question usually asks about one fact of a
   multi-fact passage), with the lexical side of BM25: the share of the question's content terms found in the
-  passage, weighted by their BM25 IDF (terms unknown to the corpus count at full weight).
+  passage, weighted by their BM25 IDF (terms unknown to the corpus count at full weight). Computed on first
+  use, since most candidates of a large pool are never looked at.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
+from clinrag import options
 from clinrag.schema import Passage
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.index.text import content_tokens
 
-RRF_K = 60
+RRF_K = options.RRF_K
 DENSE_WEIGHT = 0.8
+
+
+def pool_size(n_passages: int, minimum: int = options.CANDIDATE_POOL) -> int:
+    """First-stage candidates per ranking: ``min(n, max(minimum, min(POOL_CAP, ceil(POOL_FRACTION * n))))``.
+
+    A fixed pool is a shrinking share of a growing corpus: the passages a hypothesis points to stop being
+    candidates, and contrastive scoring can only reorder what the first stage found (see the constants in
+    :mod:`clinrag.options`, tuned on held-out questions, docs/chr.md). ``minimum`` (the Context's
+    ``candidate_pool``) is the floor for small corpora, where it is usually every passage.
+    """
+    scaled = min(options.POOL_CAP, math.ceil(options.POOL_FRACTION * n_passages))
+    return max(min(n_passages, max(minimum, scaled)), 0)
 
 
 @dataclass(frozen=True)
@@ -35,7 +55,12 @@ class ScoredPassage:
     cosine: float
     bm25: float
     fused: float
-    support: float
+    sentence_cosine: float = field(repr=False)
+    coverage: object = field(repr=False, compare=False)  # row -> IDF-weighted term coverage of the question
+
+    @cached_property
+    def support(self) -> float:
+        return support_score(self.sentence_cosine, self.coverage(self.row))
 
 
 def term_coverage(index: CorpusIndex, question_terms: list[str], row: int) -> float:
@@ -53,7 +78,8 @@ def support_score(sentence_cosine: float, coverage: float) -> float:
     return DENSE_WEIGHT * max(sentence_cosine, 0.0) + (1 - DENSE_WEIGHT) * coverage
 
 
-def contrastive_scores(doc_vecs: np.ndarray, target_vec: np.ndarray, mimic_vec: np.ndarray | None, lam: float) -> np.ndarray:
+def contrastive_scores(doc_vecs: np.ndarray, target_vec: np.ndarray, mimic_vec: np.ndarray | None,
+                       lam: float) -> np.ndarray:
     """CHR: sim(d, H+) - lambda * sim(d, H-) for unit vectors; lambda is ignored without a mimic."""
     scores = doc_vecs @ target_vec
     if mimic_vec is not None and lam:
@@ -68,42 +94,52 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return ranks
 
 
+def first_stage(index: CorpusIndex, query_vecs: np.ndarray, bm25_all: np.ndarray, pool: int) -> list[int]:
+    """Candidate rows: the union of the dense top-``pool`` of every query vector and the BM25 top-``pool``."""
+    k = min(pool, len(index.passages))
+    if k <= 0:
+        return []
+    _, dense_top = index.faiss_index.search(np.asarray(query_vecs, dtype=np.float32), k)
+    rows = {int(r) for r in dense_top.ravel() if r >= 0}
+    rows |= {int(r) for r in np.argsort(-bm25_all, kind="stable")[:k] if bm25_all[r] > 0}
+    return sorted(rows)
+
+
 def hybrid_search(
     index: CorpusIndex,
     question: str,
     target: str | None = None,
     mimic: str | None = None,
     lam: float = 0.0,
-    pool: int = 50,
+    pool: int = options.CANDIDATE_POOL,
     rows: list[int] | None = None,
 ) -> list[ScoredPassage]:
     """Score candidate passages, best ``fused`` first.
 
-    Candidates are the union of the dense and BM25 top-``pool`` (or the given ``rows``); on small corpora that
-    is every passage.
+    Candidates come from :func:`first_stage` over :func:`pool_size` ``(n_passages, pool)`` per ranking (or are
+    the given ``rows``). ``mimic`` without ``target`` is ignored; ``target`` without ``mimic`` ranks by
+    sim(d, H+).
     """
-    q_vec, *hyp = embed_cached([question] + ([target, mimic] if target and mimic else []))
+    target = target if target and target.strip() else None
+    mimic = mimic if target and mimic and mimic.strip() else None
+    q_vec, *hyp = embed_cached([question, *(t for t in (target, mimic) if t)])
     terms = content_tokens(question)
+    n = len(index.passages)
+    bm25_all = index.bm25.get_scores(terms) if terms else np.zeros(n)
     if rows is None:
-        n = len(index.passages)
-        k = min(pool, n)
-        _, dense_top = index.faiss_index.search(q_vec[None, :], k)
-        bm25_all = index.bm25.get_scores(terms) if terms else np.zeros(n)
-        bm25_top = np.argsort(-bm25_all, kind="stable")[:k]
-        rows = sorted(set(int(r) for r in dense_top[0] if r >= 0) | set(int(r) for r in bm25_top if bm25_all[r] > 0))
-    else:
-        bm25_all = index.bm25.get_scores(terms) if terms else np.zeros(len(index.passages))
+        rows = first_stage(index, np.stack([q_vec, *hyp]), bm25_all, pool_size(n, pool))
     if not rows:
         return []
     vecs = index.vectors[rows]
     cosine = vecs @ q_vec
     sentence_cosine = index.best_sentence_cosine(q_vec)
-    if hyp:
-        dense = contrastive_scores(vecs, hyp[0], hyp[1], lam)
-    else:
-        dense = cosine
-    bm25 = np.asarray([bm25_all[r] for r in rows], dtype=np.float64)
+    dense = contrastive_scores(vecs, hyp[0], hyp[1] if len(hyp) > 1 else None, lam) if hyp else cosine
+    bm25 = bm25_all[rows].astype(np.float64)
     fused = 1.0 / (RRF_K + 1 + _ranks(dense)) + 1.0 / (RRF_K + 1 + _ranks(bm25))
+
+    def coverage(row: int) -> float:
+        return term_coverage(index, terms, row)
+
     results = [
         ScoredPassage(
             row=r,
@@ -112,7 +148,8 @@ def hybrid_search(
             cosine=float(cosine[i]),
             bm25=float(bm25[i]),
             fused=float(fused[i]),
-            support=support_score(float(sentence_cosine[r]), term_coverage(index, terms, r)),
+            sentence_cosine=float(sentence_cosine[r]),
+            coverage=coverage,
         )
         for i, r in enumerate(rows)
     ]

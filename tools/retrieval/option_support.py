@@ -35,7 +35,8 @@ class OptionHypotheses(BaseModel):
 
 def informative_options(options: dict[str, str] | None) -> bool:
     """At least two options with content (not yes/no/maybe)."""
-    return bool(options) and len(options) >= 2 and any(v.strip().lower().rstrip(".") not in _NON_CONTENT for v in options.values())
+    return bool(options) and len(options) >= 2 and any(
+        v.strip().lower().rstrip(".") not in _NON_CONTENT for v in options.values())
 
 
 def option_support(index: CorpusIndex, text: str, rows: list[int]) -> float:
@@ -45,7 +46,8 @@ def option_support(index: CorpusIndex, text: str, rows: list[int]) -> float:
     return float(np.mean([s.support for s in hybrid_search(index, text, rows=list(rows))]))
 
 
-def answer_from_passages(index: CorpusIndex, options: dict[str, str], rows: list[int]) -> tuple[str | None, dict[str, float]]:
+def answer_from_passages(index: CorpusIndex, options: dict[str, str],
+                         rows: list[int]) -> tuple[str | None, dict[str, float]]:
     """The option best supported by the passages (ties: the first label); None for yes/no options."""
     if not informative_options(options):
         return None, {}

@@ -1,14 +1,25 @@
-"""Organization-diverse retrieval: every organization's strongest current passage first, then the rest.
+"""CHR as the product runs it: organization-diverse hybrid retrieval, contrastive when hypotheses exist.
 
-This is the guard against one organization's guideline crowding out the others that disagree. Only passages
-of the question's topic(s) are eligible (the top passage's topic, and any topic whose best passage supports the
-question about as well), so the remaining slots are never padded with another topic. Superseded
-versions are left out unless the question asks about change over time or a past date; then each selected
-current document is followed by the version it replaced, and every result is labelled current or superseded.
+:func:`org_diverse_hybrid_search` is the one ``chr`` retriever: the graph's retrieve node, the LangChain tool
+and the CHR harness (``retrieve(index, "chr", ...)``, ``clinrag eval chr``) all run it. Scoring is
+:func:`~clinrag.tools.retrieval.hybrid.hybrid_search` (first stage from the question, H+ and H-, pool growing
+with the corpus; dense side sim(d, H+) - lambda * sim(d, H-)); then the selection rule below.
+
+Selection: every organization's strongest current passage first, then the rest. This is the guard against one
+organization's guideline crowding out the others that disagree. Only passages of the question's topic(s) are
+eligible (the top passage's topic, and any topic whose best passage supports the question about as well), so
+the remaining slots are never padded with another topic. Superseded versions are left out unless the question
+asks about change over time or a past date; then each selected current document is followed by the version it
+replaced, and every result is labelled current or superseded.
+
+Organizations and topics mean issuers of guidelines and clinical topics: on candidates without any guideline
+(abstracts, whose ``org`` is a journal; MedQuAD's NIH collections, whose ``topic`` is a question type; textbook
+chunks) the rule degrades to the hybrid ranking itself, best passage per document.
 """
 
 from __future__ import annotations
 
+from clinrag import options
 from clinrag.schema import Document, EvidenceItem
 from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.index.text import temporal_intent
@@ -37,10 +48,15 @@ def to_evidence(s: ScoredPassage, score: float | None = None) -> EvidenceItem:
     )
 
 
+def diversifies(scored: list[ScoredPassage]) -> bool:
+    """Whether organization diversity and the topic anchor apply: some candidate is a guideline."""
+    return any(s.passage.meta.source_type == "guideline" for s in scored)
+
+
 def anchor_topics(scored: list[ScoredPassage]) -> set[str | None] | None:
     """Topics the question is about: the top passage's, plus any whose best support is as strong.
 
-    Returns None when the corpus has no topics (every passage is then eligible).
+    Returns None when the candidates have no topics (every passage is then eligible).
     """
     if not scored or all(s.passage.meta.topic is None for s in scored):
         return None
@@ -63,7 +79,8 @@ def org_diverse_select(
     scored: list[ScoredPassage], docs: dict[str, Document], k: int, include_superseded: bool
 ) -> list[ScoredPassage]:
     """The selection rule, on already scored passages (best first)."""
-    topics = anchor_topics(scored)
+    diverse = diversifies(scored)
+    topics = anchor_topics(scored) if diverse else None
     eligible = [s for s in scored if topics is None or s.passage.meta.topic in topics]
     best_per_doc: dict[str, ScoredPassage] = {}
     for s in eligible:
@@ -71,7 +88,7 @@ def org_diverse_select(
 
     picked: list[ScoredPassage] = []
     orgs: set[str] = set()
-    for s in best_per_doc.values():  # insertion order is score order
+    for s in best_per_doc.values() if diverse else ():  # insertion order is score order
         if s.passage.meta.status == "current" and s.passage.meta.org not in orgs:
             orgs.add(s.passage.meta.org)
             picked.append(s)
@@ -85,19 +102,40 @@ def org_diverse_select(
     return picked[:k]
 
 
-def org_diverse_search_passages(
+def org_diverse_hybrid_search(
     index: CorpusIndex,
     question: str,
     *,
-    k: int = 6,
+    k: int = options.K,
     include_superseded: bool | None = None,
     target: str | None = None,
     mimic: str | None = None,
     lam: float = 0.0,
-    pool: int = 50,
-) -> list[EvidenceItem]:
-    """Org-diverse evidence for a question; ``include_superseded=None`` decides from the question's wording."""
+    pool: int = options.CANDIDATE_POOL,
+) -> list[ScoredPassage]:
+    """The ``chr`` retriever (module docstring); ``include_superseded=None`` decides from the question's wording.
+
+    ``lam`` weighs the mimic (the Context's ``chr_lambda`` when there are hypotheses, 0 without); ``pool`` is the
+    smallest first-stage pool, grown with the corpus by :func:`~clinrag.tools.retrieval.hybrid.pool_size`.
+    """
     if include_superseded is None:
         include_superseded, _ = temporal_intent(question)
     scored = hybrid_search(index, question, target=target, mimic=mimic, lam=lam, pool=pool)
-    return [to_evidence(s) for s in org_diverse_select(scored, index.docs, k, include_superseded)]
+    return org_diverse_select(scored, index.docs, k, include_superseded)
+
+
+def org_diverse_search_passages(
+    index: CorpusIndex,
+    question: str,
+    *,
+    k: int = options.K,
+    include_superseded: bool | None = None,
+    target: str | None = None,
+    mimic: str | None = None,
+    lam: float = 0.0,
+    pool: int = options.CANDIDATE_POOL,
+) -> list[EvidenceItem]:
+    """:func:`org_diverse_hybrid_search` as evidence items (fused score, absolute support)."""
+    found = org_diverse_hybrid_search(index, question, k=k, include_superseded=include_superseded, target=target,
+                                      mimic=mimic, lam=lam, pool=pool)
+    return [to_evidence(s) for s in found]

@@ -46,7 +46,8 @@ def structured_call(chat_model, schema: type[Model], messages: list, valid: Call
 
 def generate_hypotheses(chat_model, question: str, options: dict[str, str] | None = None) -> Hypotheses:
     """CHR: H+ and H- as short textbook-style passages, in one call."""
-    messages = [("system", HYPOTHESES_SYSTEM), ("human", HYPOTHESES_USER.format(question=question_with_options(question, options)))]
+    messages = [("system", HYPOTHESES_SYSTEM),
+                ("human", HYPOTHESES_USER.format(question=question_with_options(question, options)))]
     return structured_call(chat_model, Hypotheses, messages, lambda h: bool(h.target.strip() and h.mimic.strip()))
 
 
@@ -54,7 +55,8 @@ def _texts(items: list[str], n: int) -> list[str]:
     return [t.strip() for t in items if isinstance(t, str) and t.strip()][:n]
 
 
-def generate_passages(chat_model, question: str, n: int = 1, style: str = "hyde", options: dict[str, str] | None = None) -> list[str]:
+def generate_passages(chat_model, question: str, n: int = 1, style: str = "hyde",
+                      options: dict[str, str] | None = None) -> list[str]:
     """HyDE (``style="hyde"``, N passages) or Query2doc (``style="query2doc"``, one passage)."""
     system = HYDE_SYSTEM.format(n=n) if style == "hyde" else QUERY2DOC_SYSTEM
     want = n if style == "hyde" else 1

@@ -1,4 +1,4 @@
-"""The three retrieval conditions of the TGA-PubMed paper over a candidate pool of documents.
+"""The three retrieval conditions of Javadi et al. (arXiv:2511.06668) over a candidate pool of documents.
 
 A pool of the ``pool`` documents most similar to the query (one passage each, date filters applied) is
 scored two ways:
@@ -103,7 +103,8 @@ def condition_search(
         texts = {c.passage.doc_id: index.docs[c.passage.doc_id].text for c in candidates}
         edges, salience = contradiction_graph(texts, primed_backend(index, nli_backend), pair_threshold)
     scored = [
-        ScoredCandidate(c.passage.doc_id, c.passage.meta.year, s_by_pos[i], salience.get(c.passage.doc_id, 0.0), c.cosine)
+        ScoredCandidate(c.passage.doc_id, c.passage.meta.year, s_by_pos[i], salience.get(c.passage.doc_id, 0.0),
+                        c.cosine)
         for i, c in enumerate(candidates)
     ]
     order = [r.position for r in ranked]  # S order

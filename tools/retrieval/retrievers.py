@@ -1,18 +1,20 @@
 """CHR and its baselines as retrievers over one clinrag index, all returning the same K passages.
 
-* ``chr``: the paper's Contrastive Hypothesis Retrieval. A first-stage pool of the ``pool`` passages closest to
-  the question (FAISS), re-scored by sim(d, H+) - lambda * sim(d, H-) (:func:`clinrag.tools.retrieval.hybrid.contrastive_scores`).
-  Without hypotheses the pool keeps its query order (lambda = 0).
+* ``chr``: the product's retriever, exactly what the graph runs:
+  :func:`clinrag.tools.retrieval.org_diverse.org_diverse_hybrid_search` (first stage from the question, H+ and
+  H-, pool growing with the corpus; RRF of sim(d, H+) - lambda * sim(d, H-) and BM25; organization-diverse
+  selection on guideline corpora, the ranking itself elsewhere). Scores are the fused (RRF) scores.
 * ``dense``: query-only cosine over the whole index.
-* ``bm25``: the index's BM25 (bm25s over the same content tokens as :func:`~clinrag.tools.retrieval.hybrid.hybrid_search`).
+* ``bm25``: the index's BM25 (bm25s over the same content tokens as
+  :func:`~clinrag.tools.retrieval.hybrid.hybrid_search`).
 * ``hyde``: HyDE: the mean of the query embedding and the embeddings of N hypothetical passages,
   (f(q) + sum_i f(d_i)) / (N + 1), re-normalized, searched over the whole index.
 * ``query2doc``: Query2doc, dense variant: the embedding of ``query [SEP] generated passage``.
 * ``rrf``: multi-query retrieval: the question and its reformulations each rank their dense top ``pool``;
   rankings are fused by reciprocal rank, sum_q 1 / (rrf_k + rank_q(d)), rank from 1.
 
-Hypothetical passages and reformulations come from a chat model (:mod:`clinrag.tools.retrieval.query_expansion`) or, without
-one, from the hypotheses at hand (H+), so every expansion method sees the same evidence of the answer.
+Hypothetical passages and reformulations come from a chat model (:mod:`clinrag.tools.retrieval.query_expansion`)
+or, without one, from the hypotheses at hand (H+), so every expansion method sees the same evidence of the answer.
 """
 
 from __future__ import annotations
@@ -22,14 +24,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clinrag import options
 from clinrag.schema import EvidenceItem
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.index.text import content_tokens
-from clinrag.tools.retrieval.hybrid import contrastive_scores, hybrid_search
+from clinrag.tools.retrieval import org_diverse
+from clinrag.tools.retrieval.hybrid import hybrid_search
 
-RETRIEVERS = ("chr", "dense", "bm25", "hyde", "query2doc", "rrf")
-EXPANSION_RETRIEVERS = ("hyde", "query2doc", "rrf")  # retrievers that use generated text beside the question
+RETRIEVERS = options.RETRIEVERS
+EXPANSION_RETRIEVERS = options.EXPANSION_RETRIEVERS  # retrievers that use generated text beside the question
 
 
 @dataclass(frozen=True)
@@ -74,14 +78,11 @@ def bm25_search(index: CorpusIndex, question: str, k: int) -> Retrieved:
 def chr_search(
     index: CorpusIndex, question: str, target: str | None, mimic: str | None, lam: float, pool: int, k: int
 ) -> Retrieved:
-    """CHR: the query's top-``pool`` passages re-scored by sim(d, H+) - lam * sim(d, H-)."""
-    candidates = _search(index, embed_cached([question])[0], max(pool, k))
-    if not target:
-        return Retrieved(candidates.rows[:k], candidates.scores[:k])
-    target_vec, mimic_vec = embed_cached([target, mimic or target])
-    scores = contrastive_scores(index.vectors[candidates.rows], target_vec, mimic_vec if mimic else None, lam)
-    order = np.argsort(-scores, kind="stable")[:k]
-    return Retrieved(rows=[candidates.rows[i] for i in order], scores=[float(scores[i]) for i in order])
+    """The ``chr`` retriever: the graph's own :func:`~clinrag.tools.retrieval.org_diverse.org_diverse_hybrid_search`
+    (looked up on its module at call time, so both paths always run the same function)."""
+    found = org_diverse.org_diverse_hybrid_search(index, question, k=k, target=target, mimic=mimic, lam=lam,
+                                                  pool=pool)
+    return Retrieved(rows=[s.row for s in found], scores=[s.fused for s in found])
 
 
 def hyde_search(index: CorpusIndex, question: str, passages: list[str], k: int) -> Retrieved:
@@ -93,7 +94,9 @@ def query2doc_search(index: CorpusIndex, question: str, passage: str, k: int) ->
     return _search(index, embed_cached([f"{question} [SEP] {passage}"])[0], k)
 
 
-def rrf_search(index: CorpusIndex, queries: list[str], k: int, rrf_k: int = 60, depth: int = 50) -> Retrieved:
+def rrf_search(
+    index: CorpusIndex, queries: list[str], k: int, rrf_k: int = options.RRF_K, depth: int = options.CANDIDATE_POOL
+) -> Retrieved:
     fused: dict[int, float] = defaultdict(float)
     for vec in embed_cached(list(dict.fromkeys(queries))):
         for rank, row in enumerate(_search(index, vec, max(depth, k)).rows, start=1):
@@ -110,10 +113,10 @@ def retrieve(
     target: str | None = None,
     mimic: str | None = None,
     expansions: list[str] | None = None,
-    lam: float = 1.0,
-    pool: int = 50,
+    lam: float = options.CHR_LAMBDA,
+    pool: int = options.CANDIDATE_POOL,
     k: int = 5,
-    rrf_k: int = 60,
+    rrf_k: int = options.RRF_K,
 ) -> Retrieved:
     """Run one named retriever. ``expansions`` (generated passages or reformulations) default to ``[target]``;
     an expansion retriever with neither falls back to the question alone, i.e. dense."""
@@ -144,9 +147,7 @@ def mimic_share(index: CorpusIndex, rows: list[int], target: str, mimic: str) ->
 
 def evidence_items(index: CorpusIndex, question: str, retrieved: Retrieved) -> list[EvidenceItem]:
     """The retrieved passages as evidence, in retrieved order, with the absolute support score of each."""
-    from clinrag.tools.retrieval.org_diverse import to_evidence
-
     if not retrieved.rows:
         return []
     scored = {s.row: s for s in hybrid_search(index, question, rows=list(retrieved.rows))}
-    return [to_evidence(scored[r], score=s) for r, s in zip(retrieved.rows, retrieved.scores)]
+    return [org_diverse.to_evidence(scored[r], score=s) for r, s in zip(retrieved.rows, retrieved.scores)]

@@ -1,4 +1,4 @@
-"""Temporal retrieval: date filters, as-of dates, and the MMR + recency ranking of the TGA-PubMed paper.
+"""Temporal retrieval: date filters, as-of dates, and the MMR + recency ranking of Javadi et al. (arXiv:2511.06668).
 
 For candidates d_i with unit vectors and publication years, selected greedily::
 
@@ -93,7 +93,8 @@ def temporal_candidates(
             return False
         if not include_superseded and doc.status == "superseded":
             successor = index.docs.get(doc.superseded_by or "")
-            replaced_before = as_of is None or (successor is not None and successor.issued and successor.issued <= as_of)
+            replaced_before = as_of is None or (
+                successor is not None and successor.issued and successor.issued <= as_of)
             if replaced_before:
                 return False
         return True
