@@ -11,7 +11,7 @@ Steps (corpus: the MedQuAD disease descriptions, built and indexed on first use;
   2. on MedQA diagnosis questions (reported, never tuned on): every retriever with oracle hypotheses through the
      harness (`clinrag eval chr` code path): accuracy, mimic_share_top5, retrieval latency (query encoding
      included), and the overlap statistic (CHR right, HyDE wrong: share with no shared top-5 passage); then CHR
-     and HyDE again at the Context defaults (lambda 1.0, pool 50);
+     and HyDE again at the Context defaults (lambda 1.0, pool floor 50 grown to 2% of the corpus);
   3. the lambda sweep on MedQA and on the tuning set at the chosen pool (and at the default pool 50);
   4. LLM-free option hypotheses (no oracle) on MedQA: every retriever, answer accuracy and H+ accuracy
      beside chance.
@@ -37,13 +37,25 @@ POOLS = (20, 50, 100, 200, 500, 1000)
 # Shown, never chosen: with oracle hypotheses accuracy keeps rising as the pool grows, up to the whole corpus,
 # where the query no longer matters at all (the degenerate limit of an oracle H+).
 EXTRA_POOLS = (2000, 0)  # 0 = every passage
-DEFAULT_LAMBDA, DEFAULT_POOL = 1.0, 50  # the Context defaults
+DEFAULT_LAMBDA, DEFAULT_POOL = 1.0, 50  # the Context defaults (50 = the floor; the pool grows with the corpus)
 
 
 def sweep(index, questions, lambdas, pools) -> dict[tuple[float, int], dict]:
-    """Oracle CHR accuracy and mimic share for every (lambda, pool); answers memoized per top-5 list."""
+    """Oracle CHR accuracy and mimic share for every (lambda, pool); answers memoized per top-5 list.
+
+    The pool is taken as given (corpus scaling off): each grid point is an exact first-stage pool per ranking."""
+    from clinrag import options
     from clinrag.tools.retrieval.option_support import answer_from_passages, oracle_hypotheses
     from clinrag.tools.retrieval.retrievers import chr_search, mimic_share
+
+    fraction, options.POOL_FRACTION = options.POOL_FRACTION, 0.0
+    try:
+        return _sweep(index, questions, lambdas, pools, chr_search, mimic_share, answer_from_passages, oracle_hypotheses)
+    finally:
+        options.POOL_FRACTION = fraction
+
+
+def _sweep(index, questions, lambdas, pools, chr_search, mimic_share, answer_from_passages, oracle_hypotheses):
 
     hyps = {q.id: oracle_hypotheses(q.question, q.options, q.answer).hypotheses for q in questions}
     answers: dict[tuple, str | None] = {}

@@ -23,6 +23,7 @@ from clinrag.graph.state import State
 from clinrag.grounding import CHECK_NOTE, check_answer
 from clinrag.prompts.answer import ANSWER_SYSTEM, ANSWER_USER
 from clinrag.schema import ContradictionEdge, EvidenceItem
+from clinrag.study_answer import study_answer
 
 log = logging.getLogger(__name__)
 _INSUFFICIENT = re.compile(r"\binsufficient\b|\bgrade I\b")
@@ -132,7 +133,9 @@ def answer(state: State, runtime: Runtime[Context]) -> dict:
             text = None
         elif NOT_MEDICAL_ADVICE not in text:
             text = f"{text}\n\n{NOT_MEDICAL_ADVICE}"
-    if text is None:
+    if text is None and state.evidence and all(e.source_type == "abstract" for e in state.evidence):
+        text = study_answer(state.question, state.evidence)  # shaped for studies: years, designs, directions
+    elif text is None:
         text = deterministic_answer(state.question, state.evidence, state.contradictions, ctx.contradiction_threshold,
                                     state.disagreements)
         if note:

@@ -1,13 +1,16 @@
 """Hybrid passage scoring shared by every retrieval tool.
 
-First stage (:func:`first_stage`): the union of the dense top-N of the question, of H+ and of H- (when there
-are hypotheses) and the BM25 top-N, N = :func:`pool_size` of the corpus. A passage that only the hypothesis
-reaches (the target disease's own description, worded nothing like the vignette) is a candidate too.
+First stage (:func:`first_stage`): the union of the dense top-N of the question and of H+ (when there are
+hypotheses) and the BM25 top-N, N = :func:`pool_size` of the corpus. A passage that only the hypothesis reaches
+(the target disease's own description, worded nothing like the vignette) is a candidate too. H-'s neighbours
+are not added: they are what the penalty pushes down (adding them changed no held-out answer, docs/chr.md).
 
 Three scores per candidate passage:
 
 * ``dense``: the contrastive dense score of CHR, sim(d, H+) - lambda * sim(d, H-). Without hypotheses H+ is
   the question itself and lambda is 0, i.e. plain query similarity.
+* ``bm25``: BM25 of the question; with hypotheses, of H+ (the lexical side follows the hypothesis like the dense
+  side: BM25 of a long vignette mostly matches the mimic's wording).
 * ``fused``: reciprocal-rank fusion of the dense ranking and the BM25 ranking (the ranking score).
 * ``support``: an *absolute* support score in [0, 1] that is never rescaled per query, so the best passage of
   an unrelated question still scores low. It combines dense similarity, taken at the sentence level (the
@@ -124,10 +127,11 @@ def hybrid_search(
     mimic = mimic if target and mimic and mimic.strip() else None
     q_vec, *hyp = embed_cached([question, *(t for t in (target, mimic) if t)])
     terms = content_tokens(question)
+    lexical = content_tokens(target) if target else terms
     n = len(index.passages)
-    bm25_all = index.bm25.get_scores(terms) if terms else np.zeros(n)
+    bm25_all = index.bm25.get_scores(lexical) if lexical else np.zeros(n)
     if rows is None:
-        rows = first_stage(index, np.stack([q_vec, *hyp]), bm25_all, pool_size(n, pool))
+        rows = first_stage(index, np.stack([q_vec, *hyp[:1]]), bm25_all, pool_size(n, pool))
     if not rows:
         return []
     vecs = index.vectors[rows]

@@ -80,8 +80,8 @@ def chr_search(
 ) -> Retrieved:
     """The ``chr`` retriever: the graph's own :func:`~clinrag.tools.retrieval.org_diverse.org_diverse_hybrid_search`
     (looked up on its module at call time, so both paths always run the same function)."""
-    found = org_diverse.org_diverse_hybrid_search(index, question, k=k, target=target, mimic=mimic, lam=lam,
-                                                  pool=pool)
+    found = org_diverse.org_diverse_hybrid_search(index, question, k=k, include_superseded=None, target=target,
+                                                  mimic=mimic, lam=lam, pool=pool)
     return Retrieved(rows=[s.row for s in found], scores=[s.fused for s in found])
 
 
