@@ -45,17 +45,17 @@ def sweep(index, questions, lambdas, pools) -> dict[tuple[float, int], dict]:
 
     The pool is taken as given (corpus scaling off): each grid point is an exact first-stage pool per ranking."""
     from clinrag import options
-    from clinrag.tools.retrieval.option_support import answer_from_passages, oracle_hypotheses
-    from clinrag.tools.retrieval.retrievers import chr_search, mimic_share
 
     fraction, options.POOL_FRACTION = options.POOL_FRACTION, 0.0
     try:
-        return _sweep(index, questions, lambdas, pools, chr_search, mimic_share, answer_from_passages, oracle_hypotheses)
+        return _sweep(index, questions, lambdas, pools)
     finally:
         options.POOL_FRACTION = fraction
 
 
-def _sweep(index, questions, lambdas, pools, chr_search, mimic_share, answer_from_passages, oracle_hypotheses):
+def _sweep(index, questions, lambdas, pools) -> dict[tuple[float, int], dict]:
+    from clinrag.tools.retrieval.option_support import answer_from_passages, oracle_hypotheses
+    from clinrag.tools.retrieval.retrievers import chr_search, mimic_share
 
     hyps = {q.id: oracle_hypotheses(q.question, q.options, q.answer).hypotheses for q in questions}
     answers: dict[tuple, str | None] = {}

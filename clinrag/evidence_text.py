@@ -23,9 +23,10 @@ def cite(doc_id: str, superseded: set[str]) -> str:
     return f"[{doc_id}] (superseded)" if doc_id in superseded else f"[{doc_id}]"
 
 
-def relevant_sentences(question: str, text: str, n: int = SENTENCES_PER_SOURCE) -> list[str]:
-    """The ``n`` sentences most similar to the question (at least one), in their original order."""
-    sentences = split_sentences(text)
+def relevant_sentences(question: str, text: str | list[str], n: int = SENTENCES_PER_SOURCE) -> list[str]:
+    """The ``n`` sentences most similar to the question (at least one), in their original order. ``text``: a text,
+    or passages (each split as at index build, so no sentence splitter runs at query time)."""
+    sentences = split_sentences(text) if isinstance(text, str) else [s for p in text for s in split_sentences(p)]
     if len(sentences) <= 1:
         return sentences
     sims = embed_cached(sentences) @ embed_cached([question])[0]

@@ -33,11 +33,11 @@ INSUFFICIENT_NOTE = (
 )
 
 
-def _by_document(evidence: list[EvidenceItem]) -> list[tuple[EvidenceItem, str]]:
-    merged: dict[str, tuple[EvidenceItem, str]] = {}
+def _by_document(evidence: list[EvidenceItem]) -> list[tuple[EvidenceItem, list[str]]]:
+    """Each document once (its first passage's item), with the texts of all its retrieved passages."""
+    merged: dict[str, tuple[EvidenceItem, list[str]]] = {}
     for item in evidence:
-        first, text = merged.get(item.doc_id, (item, ""))
-        merged[item.doc_id] = (first, f"{text} {item.text}".strip())
+        merged.setdefault(item.doc_id, (item, []))[1].append(item.text)
     return list(merged.values())
 
 

@@ -29,18 +29,17 @@ def _key(sentence: str) -> str:
 def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     index = index_of(ctx)
-    texts: dict[str, str] = {}
+    sentences: dict[str, list[str]] = {}
     for item in state.evidence:  # several passages of one document count as one document
-        texts[item.doc_id] = f"{texts[item.doc_id]} {item.text}" if item.doc_id in texts else item.text
-    frames = {doc_id: index.frames_for(doc_id) for doc_id in texts}
+        sentences.setdefault(item.doc_id, []).extend(split_sentences(item.text))  # as split at index build
+    frames = {doc_id: index.frames_for(doc_id) for doc_id in sentences}
     replaced_on = {d.doc_id: index.docs[d.superseded_by].issued.isoformat() for d in index.docs.values()
                    if d.superseded_by in index.docs and index.docs[d.superseded_by].issued}
     disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
-    nli_texts = {doc_id: " ".join(s for s in split_sentences(text) if _key(s) not in framed)
-                 for doc_id, text in texts.items()}
+    nli_sentences = {doc_id: [s for s in sents if _key(s) not in framed] for doc_id, sents in sentences.items()}
     backend = primed_backend(index, ctx.nli_backend)  # index-time pair scores loaded once per process
-    edges, salience = contradiction_graph(nli_texts, backend, ctx.pair_similarity_threshold)
+    edges, salience = contradiction_graph(nli_sentences, backend, ctx.pair_similarity_threshold)
     flagged = [contradiction_entry(e) for e in edges if e.score >= ctx.contradiction_threshold]
     emit(runtime, "contradictions", threshold=ctx.contradiction_threshold, document_pairs=len(edges), flagged=flagged,
          disagreements=[disagreement_entry(d) for d in disagreements])

@@ -65,3 +65,47 @@ def test_bad_corpus_leaves_existing_index_intact(tmp_path):
 def test_guideline_index_has_every_document(guideline_index):
     assert set(guideline_index.docs) == {p.doc_id for p in guideline_index.passages}
     assert guideline_index.sentence_vectors.shape[0] == len(guideline_index.sentence_rows)
+
+
+def test_stored_bm25_scores_equal_bm25s(guideline_index):
+    """The weights stored at build give bm25s's own scores, without importing bm25s at query time."""
+    import bm25s
+    import numpy as np
+
+    from clinrag.tools.index.store import embedding_text
+    from clinrag.tools.index.text import content_tokens
+
+    reference = bm25s.BM25()
+    reference.index([content_tokens(embedding_text(p)) for p in guideline_index.passages], show_progress=False)
+    for question in ("When should women start mammography screening?", "aspirin bleeding risk aspirin",
+                     "blood pressure target 130/80", "zebra unicorn"):
+        terms = content_tokens(question)
+        expected = reference.get_scores(terms) if any(t in reference.vocab_dict for t in terms) else 0.0
+        assert np.allclose(guideline_index.bm25.get_scores(terms), expected, atol=1e-5)
+    assert guideline_index.bm25.get_scores(content_tokens("mammography")).max() > 0
+
+
+def test_exact_numpy_search_equals_faiss_flat():
+    """Small corpora are searched with numpy at query time: the same rows and scores as FAISS IndexFlatIP."""
+    import faiss
+    import numpy as np
+
+    from clinrag.tools.index.exact import ExactIndex
+
+    rng = np.random.default_rng(0)
+    vecs = rng.normal(size=(300, 384)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    queries = vecs[:5] + 0.1 * rng.normal(size=(5, 384)).astype(np.float32)
+    flat = faiss.IndexFlatIP(384)
+    flat.add(vecs)
+    for k in (1, 10, 300, 305):
+        expected_scores, expected_rows = flat.search(queries, k)
+        scores, rows = ExactIndex(vecs).search(queries, k)
+        assert (rows == expected_rows).all()
+        assert np.allclose(scores[rows >= 0], expected_scores[expected_rows >= 0], atol=1e-5)
+
+
+def test_small_index_loads_without_faiss(guideline_index):
+    from clinrag.tools.index.exact import ExactIndex
+
+    assert isinstance(guideline_index.faiss_index, ExactIndex) and guideline_index.faiss_index.ntotal == 47

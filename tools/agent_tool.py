@@ -76,7 +76,7 @@ def evidence_map(state: dict, threshold: float) -> dict:
     documents: dict[str, dict] = {}
     texts: dict[str, str] = {}
     for item in evidence:
-        texts[item.doc_id] = f"{texts.get(item.doc_id, '')} {item.text}".strip()
+        texts.setdefault(item.doc_id, []).append(item.text)
         documents.setdefault(item.doc_id, {
             "doc_id": item.doc_id, "org": item.org, "title": item.title, "issued": item.issued,
             "status": status_label(item), "support_score": round(item.support_score, 2),

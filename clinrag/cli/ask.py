@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from clinrag.cli.common import context_from_args, ensure_index
@@ -16,6 +17,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.question == "-" and not args.json:
         print("clinrag ask: reading questions from stdin needs --json", file=sys.stderr)
         return 2
+    if os.environ.get("CLINRAG_MODEL_RUNTIME") != "torch":
+        from clinrag.tools.index.onnx_models import warm_up_encoder
+
+        warm_up_encoder()  # the encoder's session loads while the index does
     ensure_index(ctx)  # says so on stderr when the corpus is new and its index is built first
     if args.question == "-":
         for line in sys.stdin:

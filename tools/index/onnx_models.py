@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import warnings
 from collections.abc import Callable
 from functools import lru_cache
@@ -227,11 +228,30 @@ class OnnxCrossEncoderNLI:
         return out
 
 
-@lru_cache(maxsize=1)
+_ENCODER_LOCK = threading.Lock()  # the encoder may be loaded by a warm-up thread and a question at the same time
+
+
 def load_onnx_encoder() -> OnnxEncoder | None:
     """The exported encoder, or None when it has not been exported (the caller then falls back to torch)."""
+    with _ENCODER_LOCK:
+        return _load_onnx_encoder()
+
+
+@lru_cache(maxsize=1)
+def _load_onnx_encoder() -> OnnxEncoder | None:
     path = _current(onnx_dir(), ENCODER_FILE, encoder_source())
     return OnnxEncoder(path) if path else None
+
+
+load_onnx_encoder.cache_clear = _load_onnx_encoder.cache_clear  # a new export makes the cached answer stale
+
+
+def warm_up_encoder() -> None:
+    """Start loading the encoder's ONNX Runtime session in a background thread (most of it runs outside the GIL),
+    so that a process about to answer a question overlaps it with loading the index; a no-op when already loaded.
+    """
+    if _load_onnx_encoder.cache_info().currsize == 0:
+        threading.Thread(target=load_onnx_encoder, name="clinrag-encoder-warm-up", daemon=True).start()
 
 
 @lru_cache(maxsize=1)

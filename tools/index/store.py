@@ -36,12 +36,15 @@ from clinrag.documents import corpus_hash, load_documents, load_scope
 from clinrag.paths import BUILTIN_CORPUS, index_root
 from clinrag.schema import Document, Passage, ScopeDeclaration
 from clinrag.tools.frames.storage import extractor_fingerprint
+from clinrag.tools.index.bm25 import BM25_ARRAYS, BM25_VOCAB, StoredBM25, write_bm25
 from clinrag.tools.index.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id, model_runtime, prime_cache
+from clinrag.tools.index.exact import ExactIndex
 from clinrag.tools.index.text import content_tokens, prime_sentences, split_sentences
 
 log = logging.getLogger(__name__)
 
-INDEX_FORMAT = 4  # 3: stored sentence lists, corpus texts, pair scores; ONNX export at build; 4: frames
+INDEX_FORMAT = 6  # 3: sentence lists, corpus texts, pair scores, ONNX export; 4: frames; 5: BM25; 6: vectors.npy
+VECTORS_FILE = "vectors.npy"  # the passage vectors, for exact search without FAISS
 MAX_PASSAGE_WORDS = 120
 # Exact search is fast enough below this many passages (a 384-d flat scan of 50k vectors is a few ms); above it,
 # HNSW with Javadi et al.'s (arXiv:2511.06668) parameters. efSearch is raised to at least the candidate pool at
@@ -158,7 +161,8 @@ def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
     for key, expected in checks.items():
         if manifest.get(key) != expected:
             return f"manifest {key} is {manifest.get(key)!r}, expected {expected!r}"
-    for name in ("index.faiss", "passages.jsonl", "sentences.npy", "sentences.json", "corpus_texts.json"):
+    for name in ("index.faiss", VECTORS_FILE, "passages.jsonl", "sentences.npy", "sentences.json",
+                 "corpus_texts.json", BM25_ARRAYS, BM25_VOCAB):
         if not (index_dir / name).is_file():
             return f"{name} is missing"
     return None
@@ -219,6 +223,7 @@ def build_index(
     try:
         faiss.write_index(index, str(tmp / "index.faiss"))
         np.save(tmp / "sentences.npy", sentence_vectors)
+        np.save(tmp / VECTORS_FILE, vectors)  # exact search without FAISS at query time (small corpora)
         (tmp / "sentences.json").write_text(json.dumps(per_passage))
         (tmp / "corpus_texts.json").write_text(json.dumps(texts))
         np.save(tmp / "corpus_texts.npy", text_vectors)
@@ -228,6 +233,7 @@ def build_index(
                                    pair_threshold if pair_threshold is not None else defaults.pair_similarity_threshold,
                                    show_progress=show_progress)
         write_frames(tmp, docs, show_progress=show_progress)
+        write_bm25(tmp, [content_tokens(embedding_text(p)) for p in passages])
         with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
             for p in passages:
                 fh.write(p.model_dump_json() + "\n")
@@ -242,6 +248,18 @@ def build_index(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return index_dir
+
+
+def _load_vector_index(index_dir: Path):
+    """The dense index: exact numpy search for a flat index (no FAISS import), FAISS HNSW otherwise."""
+    manifest = json.loads((index_dir / "manifest.json").read_text())
+    if manifest.get("faiss_index", "flat") == "flat":
+        return ExactIndex(np.load(index_dir / VECTORS_FILE))
+    import faiss
+
+    index = faiss.read_index(str(index_dir / "index.faiss"))
+    index.hnsw.efSearch = HNSW_EF_SEARCH
+    return index
 
 
 @dataclass
@@ -281,10 +299,6 @@ class CorpusIndex:
     @classmethod
     def load(cls, corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None) -> CorpusIndex:
         """Load the index for a corpus, (re)building it when missing, stale or foreign."""
-        import bm25s
-        import faiss
-
-        logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import
         corpus_path = Path(corpus_path)
         docs = load_documents(corpus_path)
         index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path, docs)
@@ -292,9 +306,7 @@ class CorpusIndex:
         if reason:
             log.warning("Rebuilding index at %s: %s", index_dir, reason)
             build_index(corpus_path, index_dir)
-        faiss_index = faiss.read_index(str(index_dir / "index.faiss"))
-        if faiss_kind(faiss_index) == "hnsw":
-            faiss_index.hnsw.efSearch = HNSW_EF_SEARCH
+        faiss_index = _load_vector_index(index_dir)
         with (index_dir / "passages.jsonl").open(encoding="utf-8") as fh:
             passages = [Passage.model_validate_json(line) for line in fh]
         if faiss_index.ntotal != len(passages):
@@ -308,8 +320,9 @@ class CorpusIndex:
         prime_sentences([p.text for p in passages], sentences)  # as split at build: no pysbd at query time
         prime_cache(json.loads((index_dir / "corpus_texts.json").read_text()), np.load(index_dir / "corpus_texts.npy"))
         tokens = [content_tokens(embedding_text(p)) for p in passages]
-        bm25 = bm25s.BM25()
-        bm25.index(tokens, show_progress=False)
+        bm25 = StoredBM25.load(index_dir)
+        if bm25.num_docs != len(passages):
+            raise StaleIndexError(f"{index_dir}: BM25 weights for {bm25.num_docs} passages, {len(passages)} passages")
         n = len(passages)
         df = Counter(t for toks in tokens for t in set(toks))
         idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}

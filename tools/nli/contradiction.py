@@ -32,11 +32,12 @@ DEFAULT_PAIR_THRESHOLD = 0.6
 
 
 def contradiction_graph(
-    texts: dict[str, str], backend: NLIBackend, pair_threshold: float = DEFAULT_PAIR_THRESHOLD
+    texts: dict[str, str | list[str]], backend: NLIBackend, pair_threshold: float = DEFAULT_PAIR_THRESHOLD
 ) -> tuple[list[ContradictionEdge], dict[str, float]]:
-    """Edges (one per document pair with at least one kept sentence pair) and per-document salience."""
+    """Edges (one per document pair with at least one kept sentence pair) and per-document salience. ``texts``:
+    doc_id -> the document's text, or its sentences already split."""
     doc_ids = list(texts)
-    sentences = {d: split_sentences(texts[d]) for d in doc_ids}
+    sentences = {d: t if isinstance(t, list) else split_sentences(t) for d, t in texts.items()}
     flat = [s for d in doc_ids for s in sentences[d]]
     vecs = dict(zip(flat, embed_cached(flat))) if flat else {}
 

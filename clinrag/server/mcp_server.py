@@ -1,0 +1,82 @@
+"""clinrag's own MCP server: one tool, ``clinrag_evidence_map``, with a structured result.
+
+Unlike the ``/mcp`` endpoint of ``langgraph dev`` (which returns a Python repr of the graph state), this tool
+returns the ``clinrag ask --json`` object as MCP structured content, with its JSON schema as the tool's output
+schema (``clinrag.schema.AskResult``), plus a short text summary for models that read text only: the decision, the
+abstain reason, the cited doc_ids and how many disagreements were found.
+
+Input: ``question`` (str, at most ``MAX_QUESTION_CHARS`` characters), optional ``as_of`` (``YYYY-MM-DD``; noted
+and ignored while the graph has no as-of input) and optional ``corpus`` (path of a corpus JSONL on the server's
+machine; default: the server's corpus). Errors a caller can fix (empty or over-long question, malformed date,
+unreadable corpus) come back as tool errors (``isError``) with a one-line message.
+
+``clinrag mcp`` serves it over stdio; ``clinrag serve`` mounts it at ``/mcp`` (streamable HTTP, stateless, so it
+works across ``--workers``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from clinrag.schema import AskResult
+from clinrag.server.service import MAX_QUESTION_CHARS, ClinragService, RequestError, parse_question, summary
+
+TOOL_NAME = "clinrag_evidence_map"
+TOOL_DESCRIPTION = (
+    "Evidence map of published clinical guidelines for one question (screening and prevention guidance in the "
+    "built-in corpus): one entry per organization with the document's issue date and status (current or "
+    "superseded), the quoted sentences, typed disagreements between organizations or versions, and the answer "
+    "grounded in them with [doc_id] citations. Abstains, with the reason, on questions outside the corpus or "
+    "without enough support (and points emergencies to emergency care). Reports what published guidance says; "
+    "not medical advice."
+)
+INSTRUCTIONS = (
+    "clinrag reports what published clinical guidelines say, organization by organization, with dates, "
+    "superseded versions, disagreements and abstentions. It does not give individual medical advice."
+)
+
+
+def build_mcp(service: ClinragService | None = None) -> MCPServer:
+    """An ``MCPServer`` whose tool runs questions through ``service`` (default: one over the default Context)."""
+    service = service or ClinragService()
+    server = MCPServer("clinrag", title="clinrag evidence map", description=TOOL_DESCRIPTION,
+                       instructions=INSTRUCTIONS, log_level="WARNING")
+
+    def clinrag_evidence_map(
+        question: Annotated[str, Field(
+            description="A question about published clinical guidance, e.g. 'When should average-risk women "
+            f"start mammography?' (at most {MAX_QUESTION_CHARS} characters).")],
+        as_of: Annotated[str | None, Field(
+            description="Optional date YYYY-MM-DD: the guidance as it stood then (noted and ignored until the "
+            "graph takes an as-of date).")] = None,
+        corpus: Annotated[str | None, Field(
+            description="Optional path of a corpus JSONL on the server's machine (default: the server's corpus).")]
+        = None,
+    ) -> Annotated[CallToolResult, AskResult]:
+        """Run one question through clinrag; structured content = the AskResult, text = a short summary."""
+        from clinrag.documents import CorpusError
+
+        try:
+            q = parse_question({"question": question, "as_of": as_of})
+            result, notes = service.ask(q, corpus=corpus)
+        except (RequestError, CorpusError) as e:
+            raise ToolError(str(e)) from None
+        return CallToolResult(content=[TextContent(type="text", text=summary(result, notes))],
+                              structured_content=result)
+
+    server.add_tool(
+        clinrag_evidence_map, name=TOOL_NAME, title="Clinical guideline evidence map", description=TOOL_DESCRIPTION,
+        annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                                    open_world_hint=False),
+    )
+    return server
+
+
+def run_stdio(service: ClinragService | None = None) -> None:
+    """Serve the tool over stdio until the client closes it (stdout carries the protocol only)."""
+    build_mcp(service).run("stdio")
