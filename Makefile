@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.clinrag-installed
 DEMO_QUESTION ?= When should average-risk women start mammography, and do the organizations agree?
 
-.PHONY: install demo test lint eval bench clean
+.PHONY: install browser-deps demo test lint eval bench clean
 
 # torch first, from the local CPU wheel: anything else would pull a multi-GB CUDA build.
 $(STAMP): pyproject.toml
@@ -17,11 +17,18 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The browser tests drive Debian's chromium through Playwright (`playwright install` is never run: no browser
+# download); as root in CI, otherwise through sudo.
+browser-deps:
+	command -v chromium >/dev/null || ( [ "$$(id -u)" = 0 ] && S= || S=sudo; \
+		$$S apt-get update -q && $$S apt-get install -y -q chromium chromium-driver )
+
 demo: install
 	$(VENV)/bin/clinrag index build --if-stale
 	$(VENV)/bin/clinrag ask "$(DEMO_QUESTION)"
+	@echo "The same evidence map as a web page: $(VENV)/bin/clinrag serve, then open http://127.0.0.1:8000"
 
-test: install
+test: install browser-deps
 	$(PY) -m pytest
 
 lint: install

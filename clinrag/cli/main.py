@@ -7,7 +7,8 @@ import logging
 import sys
 
 from clinrag.chat_models import ChatModelError
-from clinrag.cli import ask, chat, chr, disagreements, evals, frames, index, nli, pubmed
+from clinrag.cli import ask, chat, chr, disagreements, evals, frames, index, nli, pubmed, serve
+from clinrag.cli import mcp as mcp_cli
 from clinrag.cli.common import common_parent
 from clinrag.documents import CorpusError
 
@@ -20,6 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ask.register(sub, common)
     chat.register(sub, common)
+    serve.register(sub, common)
+    mcp_cli.register(sub, common)
     index.register(sub)
     eval_p = sub.add_parser("eval", help="run a benchmark")
     eval_sub = eval_p.add_subparsers(dest="benchmark", required=True)

@@ -278,8 +278,10 @@ def summary(result: dict, notes: list[str] | None = None) -> str:
         lines.append(f"abstain reason: {result.get('abstain_reason')} - {result.get('reason') or ''}".rstrip(" -"))
     cited = list(dict.fromkeys(e["doc_id"] for e in result.get("evidence") or []))
     lines.append("cited: " + (", ".join(cited) if cited else "none"))
-    lines.append(f"disagreements: {len(result.get('disagreements') or [])} typed, "
-                 f"{len(result.get('contradictions') or [])} NLI-flagged sentence pairs")
+    disagreements = result.get("disagreements") or []
+    lines.append(f"disagreements: {len(disagreements)}" + "".join(
+        f"\n- {d['kind']} on {d['facet']} of {d['intervention']}: "
+        + "; ".join(f"{v['org']} {v['value']} [{v['doc_id']}]" for v in d["values"]) for d in disagreements))
     lines.extend(f"note: {n}" for n in notes or [])
     lines.append("Published-guideline evidence, not medical advice.")
     return "\n".join(lines)

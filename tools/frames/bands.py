@@ -21,13 +21,19 @@ def general(frame: Frame) -> bool:
 
 
 def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
-    """The lowest age at which one document recommends (or suggests/offers) the intervention routinely."""
-    cands = [
-        (f.population.age_min, f)
-        for f in frames
-        if f.action in RECOMMEND_LIKE and general(f) and f.population.age_min is not None
-    ]
-    return min(cands, key=lambda t: t[0]) if cands else None
+    """The lowest age at which one document recommends (or suggests/offers) the intervention routinely; for a
+    document that recommends it to no one but leaves it to an individual decision from some age on (PSA-based
+    screening: "the decision ... for men aged 55 to 69 is an individual one", "the discussion should start at age
+    50"), the lowest age of that decision, where screening starts being offered."""
+    for actions in (RECOMMEND_LIKE, {"individual_decision"}):
+        cands = [
+            (f.population.age_min, f)
+            for f in frames
+            if f.action in actions and general(f) and f.population.age_min is not None
+        ]
+        if cands:
+            return min(cands, key=lambda t: t[0])
+    return None
 
 
 def _cap(frame: Frame, frames: list[Frame]) -> int | None:

@@ -33,6 +33,7 @@ from clinrag.schema import Passage
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.index.text import content_tokens
+from clinrag.tools.retrieval.answerability import support_scores
 
 RRF_K = options.RRF_K
 DENSE_WEIGHT = 0.8
@@ -59,11 +60,11 @@ class ScoredPassage:
     bm25: float
     fused: float
     sentence_cosine: float = field(repr=False)
-    coverage: object = field(repr=False, compare=False)  # row -> IDF-weighted term coverage of the question
+    support_of: object = field(repr=False, compare=False)  # row -> absolute support (answerability.support_scores)
 
     @cached_property
     def support(self) -> float:
-        return support_score(self.sentence_cosine, self.coverage(self.row))
+        return self.support_of(self.row)
 
 
 def term_coverage(index: CorpusIndex, question_terms: list[str], row: int) -> float:
@@ -141,8 +142,8 @@ def hybrid_search(
     bm25 = bm25_all[rows].astype(np.float64)
     fused = 1.0 / (RRF_K + 1 + _ranks(dense)) + 1.0 / (RRF_K + 1 + _ranks(bm25))
 
-    def coverage(row: int) -> float:
-        return term_coverage(index, terms, row)
+    def support_of(row: int) -> float:
+        return float(support_scores(index, q_vec, [row], terms, sentence_cosine[[row]])[0])
 
     results = [
         ScoredPassage(
@@ -153,7 +154,7 @@ def hybrid_search(
             bm25=float(bm25[i]),
             fused=float(fused[i]),
             sentence_cosine=float(sentence_cosine[r]),
-            coverage=coverage,
+            support_of=support_of,
         )
         for i, r in enumerate(rows)
     ]

@@ -34,6 +34,7 @@
   function corpus() {
     if (!session.corpus) {
       session.corpus = fetch("/api/corpus").then(function (r) { return r.ok ? r.json() : []; })
+        .then(function (body) { return Array.isArray(body) ? body : (body && body.documents) || []; })
         .catch(function () { return []; });
     }
     return session.corpus;
@@ -130,6 +131,10 @@
       if (open && id === stop) { setStep(id, "stopped", String(result.abstain_reason).replace(/_/g, " ")); skipRest(id); }
       else if (open && id !== "answer") setStep(id, "done");
     });
+    if (stop !== "scope") {
+      $("step-hypotheses").querySelector(".step-detail").textContent = result.hypotheses
+        ? "target and mimic written" : "none (no chat model): query-only retrieval";
+    }
     setStep("answer", stop ? "stopped" : "done", stop ? "abstained: " + String(result.abstain_reason).replace(/_/g, " ")
       : "answered with " + result.evidence.length + " passages");
   }
@@ -138,7 +143,9 @@
     session.result = result;
     $("results").hidden = false;
     settleSteps(result);
-    $("asked").textContent = "Question: " + result.question;
+    $("asked").textContent = result.follow_up && result.follow_up.resolved !== result.follow_up.asked
+      ? "Follow-up \u201c" + result.follow_up.asked + "\u201d read as: " + result.follow_up.resolved
+      : "Question: " + result.question;
     if (R.renderResult(result, docs, session.support)) mark("map_ms");
     mark("result_ms");
     if (session.downloadUrl) URL.revokeObjectURL(session.downloadUrl);
@@ -180,7 +187,7 @@
     var result = null;
     await readStream(res, function (name, data) {
       if (name === "result") result = data;
-      else if (name === "error") throw new Error((data && data.message) || "the server reported an error");
+      else if (name === "error") throw new Error((data && data.error && data.error.message) || "the run failed");
       else if (name !== "end") onEvent(name, data);
     });
     if (!result) throw new Error("the stream ended without a result");

@@ -83,7 +83,7 @@
 
   // One lane per organization on a time axis; each document a mark at its issue date; a version joined to the one
   // that replaced it; superseded versions grey and labelled; the documents used as evidence ringed and linked.
-  function laneMap(result, corpus, ids) {
+  function laneMap(result, corpus, ids, avail) {
     var docs = mapDocs(result, corpus);
     var used = new Set(result.evidence.map(function (e) { return e.doc_id; }));
     var orgs = [];
@@ -91,8 +91,9 @@
       .forEach(function (d) { if (orgs.indexOf(d.org) < 0) orgs.push(d.org); });
     var ts = docs.map(function (d) { return when(d.issued || String(d.year)); });
     var minY = Math.floor(Math.min.apply(null, ts)), maxY = Math.floor(Math.max.apply(null, ts)) + 1;
-    var width = LABEL_W + (maxY - minY) * PX_PER_YEAR + 150;
-    var x = function (t) { return LABEL_W + 24 + (t - minY) * PX_PER_YEAR; };
+    var px = Math.min(240, Math.max(PX_PER_YEAR, (avail - LABEL_W - 174) / (maxY - minY)));  // fill; scroll if narrow
+    var width = LABEL_W + 24 + (maxY - minY) * px + 150;
+    var x = function (t) { return LABEL_W + 24 + (t - minY) * px; };
     // labels of marks closer than this stack on extra rows of their lane
     var lanes = orgs.map(function (org) {
       var marks = docs.filter(function (d) { return d.org === org; })
@@ -148,12 +149,13 @@
 
   // Abstract corpora: each abstract at its publication year (x) and support score (y); the circle grows and warms
   // with its contradiction salience (mean contradiction probability against the other abstracts).
-  function abstractMap(result, ids) {
+  function abstractMap(result, ids, avail) {
     var ev = result.evidence.filter(function (e) { return e.issued || e.year; });
     var ys = ev.map(function (e) { return yearOf(e.issued) || e.year; });
     var minY = Math.min.apply(null, ys) - 1, maxY = Math.max.apply(null, ys) + 1;
-    var width = LABEL_W + (maxY - minY) * PX_PER_YEAR + 80, top = 34, h = 240;
-    var x = function (t) { return LABEL_W + (t - minY) * PX_PER_YEAR; };
+    var px = Math.min(240, Math.max(PX_PER_YEAR, (avail - LABEL_W - 80) / (maxY - minY)));
+    var width = LABEL_W + (maxY - minY) * px + 80, top = 34, h = 240;
+    var x = function (t) { return LABEL_W + (t - minY) * px; };
     var y = function (s) { return top + h - s * h; };
     var root = svg("svg", {width: width, height: top + h + 30, viewBox: "0 0 " + width + " " + (top + h + 30),
       class: "evmap abstracts", role: "group", "aria-label": "Abstracts by publication year (across) and support " +
@@ -164,15 +166,19 @@
       root.appendChild(svg("text", {x: LABEL_W - 10, y: y(s) + 4, "text-anchor": "end", class: "tick"}, num(s)));
     });
     root.appendChild(svg("text", {x: 10, y: top + h / 2, class: "org"}, "support"));
+    var placed = [];  // label positions so far: a label that would overlap one goes below its circle instead
     ev.forEach(function (e, i) {
       var s = Math.max(0, Math.min(1, e.support_score || 0)), c = e.contradiction_salience || 0;
       var cx = x((yearOf(e.issued) || e.year) + 0.5) + ((i % 3) - 1) * 10, cy = y(s);
+      var ly = cy - 12 - 12 * c;
+      if (placed.some(function (p) { return Math.abs(p[0] - cx) < 110 && Math.abs(p[1] - ly) < 14; })) ly = cy + 22 + 12 * c;
+      placed.push([cx, ly]);
       var label = e.doc_id + ": " + e.title + " (" + e.org + ", " + (e.issued || e.year) + "), support " + num(s) +
         ", contradiction salience " + num(c);
       var g = svg("g", {class: "mark abstract used" + (c >= NLI_SHOWN ? " salient" : ""), "data-doc": e.doc_id},
         svg("title", {}, label),
         svg("circle", {cx: cx, cy: cy, r: 6 + 12 * c, "fill-opacity": 0.35 + 0.6 * c}),
-        svg("text", {x: cx, y: cy - 12 - 12 * c, "text-anchor": "middle", class: "doc"}, e.doc_id));
+        svg("text", {x: cx, y: ly, "text-anchor": "middle", class: "doc"}, e.doc_id));
       var a = svg("a", {href: "#" + ids.get(e.doc_id), "aria-label": label}, g);
       a.addEventListener("click", function (ev) { goToCard(ev, e.doc_id, ids); });
       root.appendChild(a);
@@ -196,8 +202,9 @@
       return false;
     }
     var abstracts = result.evidence.every(function (e) { return e.source_type === "abstract"; });
+    var avail = (target.clientWidth || 900) - 4;
     var scroll = el("div", {class: "map-scroll", tabindex: "0", role: "region", "aria-label": "Evidence map, scrolls sideways"},
-      abstracts ? abstractMap(result, ids) : laneMap(result, corpus, ids));
+      abstracts ? abstractMap(result, ids, avail) : laneMap(result, corpus, ids, avail));
     target.replaceChildren(scroll, legend(abstracts));
     return true;
   }
@@ -356,6 +363,11 @@
     renderDiffer($("differ"), result);
     renderAnswer($("answer"), result);
     renderCards($("cards"), result);
+    if (result.decision === "abstain" && drawn) {  // retrieved, shown for transparency, but not an answer
+      var note = "Retrieved but not used for an answer: no passage supports the question well enough.";
+      $("map").prepend(el("p", {class: "note"}, note));
+      $("cards").prepend(el("p", {class: "note"}, note));
+    }
     return drawn;
   }
 

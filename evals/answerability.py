@@ -1,0 +1,296 @@
+"""Evaluating the trained answerability score (:mod:`clinrag.tools.retrieval.answerability`).
+
+``python -m clinrag.evals.answerability --json-out PATH [--drift] [--skip-rerank]``
+
+1. **Reranking, held-out questions** (splits of :mod:`clinrag.tools.retrieval.train_answerability`, fixed before
+   training): MedQuAD test focuses, PubMedQA test PMIDs, and BioASQ test question ids (never trained on; a corpus
+   of the snippets of those questions). For each question the top-50 of today's ranking
+   (:func:`~clinrag.tools.retrieval.hybrid.hybrid_search`, ``fused``) are re-ordered by
+   ``absolute`` (today's support score), ``model`` (p_answers), ``combined`` (the support score
+   ``w * p + (1 - w) * absolute`` at ``w`` = :data:`RERANK_WEIGHT`), and ``hybrid+model`` (reciprocal-rank fusion
+   of the hybrid and model rankings, k = 60 as in the hybrid ranking). Metrics: MRR@10 (reciprocal rank of the
+   first relevant passage, 0 beyond rank 10), recall@5 (share of the question's relevant passages in the top 5,
+   out of those present anywhere in the corpus) and recall@50 (what any reordering can reach).
+2. **Support gate** (``--drift``): for each ``w`` in 0, 0.05, ..., 1 the guideline-drift *canonical* cases give
+   the best support per answerable and not-covered case (max over every hybrid candidate, as ``clinrag eval
+   calibrate`` does) and the threshold of :func:`clinrag.evals.calibrate.best_threshold`. ``w`` is chosen by
+   balanced accuracy, then by the gap (answerable min - not-covered max) *relative* to the spread of the scores
+   (gap / (max - min) over all cases: a rescaling of the score must not count as a wider margin), then the
+   smaller ``w``. The chosen ``(w, threshold)`` is then run through the whole graph on the canonical and holdout
+   splits, beside today's ``(0, Context().support_threshold)``.
+3. **Example**: "Does vitamin D supplementation reduce fracture risk in older adults?" on the PubMedQA corpus.
+4. **Speed**: warm per-question time of the support scores of every first-stage candidate, and of ``ask``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+RERANK_WEIGHT = 0.5  # the combination shown in the reranking table when the gate's weight is 0 (else that weight)
+TOP = 50
+RRF = 60
+VITAMIN_D = "Does vitamin D supplementation reduce fracture risk in older adults?"
+
+
+def _rank_metrics(order: list[int], relevant: set[int], n_relevant: int) -> tuple[float, float, float]:
+    rr = next((1.0 / (i + 1) for i, r in enumerate(order[:10]) if r in relevant), 0.0)
+    return rr, len(relevant & set(order[:5])) / n_relevant, len(relevant & set(order)) / n_relevant
+
+
+def rerank_eval(index, questions: list[dict], weight: float) -> dict:
+    """Metrics of each ordering of the hybrid top-50 (see module docstring) over ``questions``
+    (dicts with ``question`` and the relevant passage ``rows``)."""
+    from clinrag.tools.index.embeddings import embed_cached
+    from clinrag.tools.index.text import content_tokens
+    from clinrag.tools.retrieval.answerability import answer_probability
+    from clinrag.tools.retrieval.hybrid import hybrid_search, support_score, term_coverage
+
+    names = ("hybrid", "absolute", "model", "combined", "hybrid+model")
+    sums = {n: np.zeros(3) for n in names}
+    for q in questions:
+        results = hybrid_search(index, q["question"])[:TOP]
+        rows = [s.row for s in results]
+        q_vec = embed_cached([q["question"]])[0]
+        terms = content_tokens(q["question"])
+        cov = np.array([term_coverage(index, terms, r) for r in rows])
+        absolute = np.array([support_score(s.sentence_cosine, c) for s, c in zip(results, cov)])
+        p = answer_probability(index, q_vec, rows, cov)
+        combined = weight * p + (1 - weight) * absolute
+        model_rank = np.argsort(np.argsort(-p, kind="stable"), kind="stable")
+        fusion = 1.0 / (RRF + 1 + np.arange(len(rows))) + 1.0 / (RRF + 1 + model_rank)
+        orders = {"hybrid": rows}
+        for name, score in (("absolute", absolute), ("model", p), ("combined", combined), ("hybrid+model", fusion)):
+            orders[name] = [rows[i] for i in np.argsort(-score, kind="stable")]
+        relevant = set(q["rows"])
+        for name in names:
+            sums[name] += _rank_metrics(orders[name], relevant, len(relevant))
+    n = max(len(questions), 1)
+    return {"n_questions": len(questions), "combined_weight": weight,
+            **{name: {"mrr@10": round(v[0] / n, 4), "recall@5": round(v[1] / n, 4), "recall@50": round(v[2] / n, 4)}
+               for name, v in sums.items()}}
+
+
+def heldout_sets(bioasq_limit: int = 300) -> dict:
+    """(index, questions) per held-out set."""
+    from clinrag.tools.index.store import CorpusIndex
+    from clinrag.tools.retrieval import train_answerability as ta
+
+    out = {}
+    for name, (index, questions, _) in ta.prepare().items():
+        out[name] = (index, [q for q in questions if q["split"] == "test"])
+    bio = ta.bioasq_questions("test", bioasq_limit)
+    dst, relevant = ta.bioasq_index(ta.cache_dir() / "indexes" / "bioasq_test", bio)
+    index = CorpusIndex.load(ta.cache_dir() / "corpora" / "bioasq_test.jsonl", dst)
+    rows_of: dict[str, list[int]] = {}
+    for i, p in enumerate(index.passages):
+        rows_of.setdefault(p.doc_id, []).append(i)
+    out["bioasq"] = (index, [{"question": q["question"], "rows": [r for d in relevant[q["id"]] for r in rows_of[d]]}
+                             for q in bio if q["id"] in relevant])
+    return out
+
+
+# ---------------------------------------------------------------- the support gate
+
+def case_scores(cases, ctx) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """Per canonical support case: (expected decision, p_answers and absolute support of every hybrid candidate)."""
+    from clinrag.tools.index.embeddings import embed_cached
+    from clinrag.tools.index.store import get_index
+    from clinrag.tools.index.text import content_tokens
+    from clinrag.tools.retrieval.answerability import answer_probability
+    from clinrag.tools.retrieval.hybrid import hybrid_search, support_score, term_coverage
+
+    index = get_index(ctx.corpus_path, ctx.index_dir)
+    out = []
+    for case in cases:
+        if case.outputs.abstain_reason == "out_of_scope":
+            continue
+        question = case.inputs.question
+        results = hybrid_search(index, question, pool=ctx.candidate_pool)
+        rows = [s.row for s in results]
+        terms = content_tokens(question)
+        cov = np.array([term_coverage(index, terms, r) for r in rows])
+        absolute = np.array([support_score(s.sentence_cosine, c) for s, c in zip(results, cov)])
+        p = answer_probability(index, embed_cached([question])[0], rows, cov)
+        out.append((case.outputs.decision, p, absolute))
+    return out
+
+
+def gate_table(scores, weights) -> list[dict]:
+    """Threshold, balanced accuracy and margins of the support gate at each weight."""
+    from clinrag.evals.calibrate import best_threshold
+
+    table = []
+    for w in weights:
+        best = [(d, float(np.max(w * p + (1 - w) * a)) if len(a) else 0.0) for d, p, a in scores]
+        above = [v for d, v in best if d == "answer"]
+        below = [v for d, v in best if d != "answer"]
+        t = best_threshold(below, above)
+        acc = (sum(v < t for v in below) / len(below) + sum(v >= t for v in above) / len(above)) / 2
+        spread = max(above + below) - min(above + below)
+        table.append({"w": round(w, 2), "threshold": t, "balanced_accuracy": round(acc, 4),
+                      "answerable_min": round(min(above), 4), "not_covered_max": round(max(below), 4),
+                      "gap": round(min(above) - max(below), 4),
+                      "relative_gap": round((min(above) - max(below)) / spread, 4) if spread else 0.0,
+                      "answerable_min_minus_threshold": round(min(above) - t, 4),
+                      "threshold_minus_not_covered_max": round(t - max(below), 4)})
+    return table
+
+
+def graph_case_scores(weights, split: str = "canonical") -> dict[float, list[tuple[str, float]]]:
+    """Per weight: (expected decision, best support of the evidence the graph retrieved) per support case.
+
+    What the gate sees: the max over the graph's evidence (organization-diverse selection, whose topic anchors
+    themselves depend on the support score), not over every hybrid candidate. Run with threshold 0, so that no
+    case abstains on support and every case returns its evidence."""
+    from clinrag.context import Context
+    from clinrag.evals.guideline_drift import load_cases, run_experiment
+    from clinrag.tools.retrieval import answerability
+
+    cases = [c for c in load_cases(split=split) if c.outputs.abstain_reason != "out_of_scope"]
+    out = {}
+    saved = answerability.ANSWERABILITY_WEIGHT
+    try:
+        for w in weights:
+            answerability.ANSWERABILITY_WEIGHT = w
+            rows = run_experiment(cases, Context(support_threshold=0.0))
+            out[w] = [(r["example"].outputs["decision"], r["outputs"].get("best_support") or 0.0) for r in rows]
+    finally:
+        answerability.ANSWERABILITY_WEIGHT = saved
+    return out
+
+
+def graph_gate_table(per_weight: dict[float, list[tuple[str, float]]]) -> list[dict]:
+    """:func:`gate_table` on the graph's evidence (p is unused: the supports are already combined)."""
+    table = []
+    for w, best in per_weight.items():
+        scores = [(d, np.zeros(1), np.array([v])) for d, v in best]
+        table.append({**gate_table(scores, [0.0])[0], "w": round(w, 2)})
+    return table
+
+
+def choose_weight(table: list[dict]) -> dict:
+    return max(table, key=lambda r: (r["balanced_accuracy"], r["relative_gap"], -r["w"]))
+
+
+def drift_run(split: str, weight: float, threshold: float) -> dict:
+    """The guideline-drift benchmark through the graph with the support weight and threshold given."""
+    from clinrag.context import Context
+    from clinrag.evals.guideline_drift import load_cases, run_experiment, summarize
+    from clinrag.tools.retrieval import answerability
+
+    saved = answerability.ANSWERABILITY_WEIGHT
+    answerability.ANSWERABILITY_WEIGHT = weight
+    try:
+        rows = run_experiment(load_cases(split=split), Context(support_threshold=threshold))
+    finally:
+        answerability.ANSWERABILITY_WEIGHT = saved
+    return summarize(rows)
+
+
+def vitamin_d(weight: float, threshold: float) -> dict:
+    """Best support and the gate's decision on the PubMedQA abstracts, today and with the new score."""
+    from clinrag.context import Context
+    from clinrag.run import ask
+    from clinrag.tools.retrieval import answerability
+    from clinrag.tools.retrieval import train_answerability as ta
+
+    corpus = ta.pubmedqa_corpus()
+    index_dir = ta.reuse_index(corpus, ta.cache_dir() / "indexes" / "pubmedqa")
+    out = {}
+    for name, (w, t) in {"today": (0.0, None), "new": (weight, threshold)}.items():
+        saved = answerability.ANSWERABILITY_WEIGHT
+        answerability.ANSWERABILITY_WEIGHT = w
+        try:
+            ctx = Context(corpus_path=str(corpus), index_dir=str(index_dir))
+            if t is not None:
+                ctx = Context(corpus_path=str(corpus), index_dir=str(index_dir), support_threshold=t)
+            result = ask(VITAMIN_D, ctx)
+        finally:
+            answerability.ANSWERABILITY_WEIGHT = saved
+        best = max(result.evidence, key=lambda e: e["support_score"], default=None)
+        out[name] = {"weight": w, "threshold": ctx.support_threshold, "decision": result.decision,
+                     "abstain_reason": result.abstain_reason,
+                     "best_support": best["support_score"] if best else None,
+                     "best_title": best["title"] if best else None,
+                     "evidence_titles": [e["title"] for e in result.evidence][:5]}
+    return out
+
+
+def speed(weight: float, questions: list[str], repeats: int = 3) -> dict:
+    """Warm per-question milliseconds: support of every first-stage candidate (absolute vs with the model)."""
+    from clinrag.context import Context
+    from clinrag.tools.index.embeddings import embed_cached
+    from clinrag.tools.index.store import get_index
+    from clinrag.tools.index.text import content_tokens
+    from clinrag.tools.retrieval.answerability import support_scores
+    from clinrag.tools.retrieval.hybrid import hybrid_search
+
+    ctx = Context()
+    index = get_index(ctx.corpus_path, ctx.index_dir)
+    out = {}
+    for name, w in (("absolute", 0.0), ("with_model", weight or RERANK_WEIGHT)):
+        times, n = [], []
+        for _ in range(repeats):
+            for question in questions:
+                results = hybrid_search(index, question, pool=ctx.candidate_pool)
+                q_vec = embed_cached([question])[0]
+                rows = [s.row for s in results]
+                t0 = time.perf_counter()
+                support_scores(index, q_vec, rows, content_tokens(question),
+                               np.array([s.sentence_cosine for s in results]), weight=w)
+                times.append((time.perf_counter() - t0) * 1000)
+                n.append(len(rows))
+        out[name] = {"p50_ms": round(statistics.median(times), 3), "max_ms": round(max(times), 3),
+                     "passages_scored_median": statistics.median(n)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Evaluate the trained answerability score")
+    parser.add_argument("--json-out", type=Path)
+    parser.add_argument("--drift", action="store_true", help="choose w on canonical, run the graph on both splits")
+    parser.add_argument("--skip-rerank", action="store_true")
+    parser.add_argument("--bioasq-limit", type=int, default=300)
+    args = parser.parse_args(argv)
+
+    from clinrag.context import Context
+    from clinrag.evals.guideline_drift import load_cases
+    from clinrag.tools.retrieval.answerability import ANSWERABILITY_WEIGHT
+
+    report: dict = {"answerability_weight_default": ANSWERABILITY_WEIGHT}
+    if not args.skip_rerank:
+        report["rerank"] = {name: rerank_eval(index, qs, ANSWERABILITY_WEIGHT or RERANK_WEIGHT)
+                            for name, (index, qs) in heldout_sets(args.bioasq_limit).items()}
+        print(json.dumps(report["rerank"], indent=2), flush=True)
+    if args.drift:
+        ctx = Context()
+        canonical = load_cases(split="canonical")
+        table = gate_table(case_scores(canonical, ctx), [i / 20 for i in range(21)])
+        chosen = choose_weight(table)
+        graph_table = graph_gate_table(graph_case_scores([i / 10 for i in range(11)]))
+        chosen = choose_weight(graph_table)
+        report["gate"] = {"candidates_table": table, "candidates_chosen": choose_weight(table),
+                          "graph_table": graph_table, "today": graph_table[0], "chosen": chosen}
+        print(json.dumps(report["gate"], indent=1), flush=True)
+        report["drift"] = {
+            "today": {s: drift_run(s, 0.0, ctx.support_threshold) for s in ("canonical", "holdout")},
+            "chosen": {s: drift_run(s, chosen["w"], chosen["threshold"]) for s in ("canonical", "holdout")},
+        }
+        print(json.dumps(report["drift"], indent=2), flush=True)
+        report["vitamin_d"] = vitamin_d(chosen["w"], chosen["threshold"])
+        print(json.dumps(report["vitamin_d"], indent=2), flush=True)
+        report["speed"] = speed(chosen["w"], [c.inputs.question for c in canonical])
+        print(json.dumps(report["speed"], indent=2), flush=True)
+    if args.json_out:
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

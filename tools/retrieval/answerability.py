@@ -1,0 +1,124 @@
+"""A trained answerability score: does this passage answer this question?
+
+The model (trained by :mod:`clinrag.tools.retrieval.train_answerability`, card in
+``answerability_weights/MODEL_CARD.md``) is a one-hidden-layer MLP on frozen all-MiniLM-L6-v2 vectors the query
+path already has: the question vector ``q`` and the index's sentence vectors of the passage. For a passage with
+unit sentence vectors ``s_1..s_n`` (cosines ``c_j = q . s_j``), ``b`` = the sentence closest to ``q`` and
+``m`` = the normalized mean of the sentences, the features are::
+
+    x = [q * s_b (384), q * m (384), c_b, c_second, q . m, coverage]        (772 values)
+    p_answers = sigmoid(w2 . relu(W1 ((x - mu) / sigma) + b1) + b2)
+
+``q * s`` (elementwise) lets the model learn *which* dimensions of agreement matter (the cosine is their
+unweighted sum); ``coverage`` is the IDF-weighted share of the question's terms found in the passage
+(:func:`clinrag.tools.retrieval.hybrid.term_coverage`). No passage-level vector is used: passage vectors embed
+the document title, and in the training corpora titles leak the answer (PubMedQA titles are the questions,
+MedQuAD titles name the question type).
+
+The support score the gate reads stays absolute, in [0, 1]::
+
+    support = w * p_answers + (1 - w) * absolute,     absolute = 0.8 * max(c_b, 0) + 0.2 * coverage
+
+with ``w`` = :data:`ANSWERABILITY_WEIGHT` (a convex combination of two values in [0, 1] is in [0, 1]). Cost per
+passage: its sentences' cosines (already computed by the index) and a 772 x 64 product.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+WEIGHTS_DIR = Path(__file__).resolve().with_name("answerability_weights")
+WEIGHTS_PATH = WEIGHTS_DIR / "answerability.npz"
+FEATURE_DIM = 2 * 384 + 4
+# Share of the trained probability in the support score. 0 keeps today's absolute score exactly (the model is
+# not even loaded). Chosen on the guideline-drift canonical split only (evals/answerability.py, the model card):
+# it became the default only if canonical and holdout stay at 100 % and the abstention margins do not shrink.
+ANSWERABILITY_WEIGHT = 0.0
+
+
+class AnswerabilityModel:
+    """The shipped MLP head: standardization, one ReLU layer, a logistic output (float32 numpy)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]):
+        self.mean = np.asarray(arrays["mean"], dtype=np.float32)
+        self.scale = np.asarray(arrays["scale"], dtype=np.float32)
+        self.w1 = np.asarray(arrays["w1"], dtype=np.float32)
+        self.b1 = np.asarray(arrays["b1"], dtype=np.float32)
+        self.w2 = np.asarray(arrays["w2"], dtype=np.float32).reshape(-1)
+        self.b2 = float(np.asarray(arrays["b2"]).reshape(-1)[0])
+        if self.w1.shape[0] != FEATURE_DIM:
+            raise ValueError(f"answerability weights expect {self.w1.shape[0]} features, not {FEATURE_DIM}")
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        h = np.maximum((np.asarray(x, dtype=np.float32) - self.mean) / self.scale @ self.w1 + self.b1, 0.0)
+        return h @ self.w2 + self.b2
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """P(passage answers question) per row of ``x``, float64 in [0, 1]."""
+        z = np.clip(self.logits(x).astype(np.float64), -40.0, 40.0)
+        return 1.0 / (1.0 + np.exp(-z))
+
+
+@lru_cache(maxsize=2)
+def load_model(path: str | None = None) -> AnswerabilityModel:
+    """The shipped weights (or ``path``), loaded once per process."""
+    with np.load(path or WEIGHTS_PATH) as arrays:
+        return AnswerabilityModel(dict(arrays))
+
+
+def pair_features(q_vec: np.ndarray, sentence_vecs: list[np.ndarray], coverage: np.ndarray) -> np.ndarray:
+    """Feature rows (see the module docstring) for one question and passages given by their sentence vectors."""
+    q = np.asarray(q_vec, dtype=np.float32)
+    x = np.zeros((len(sentence_vecs), FEATURE_DIM), dtype=np.float32)
+    for i, s in enumerate(sentence_vecs):
+        s = np.atleast_2d(np.asarray(s, dtype=np.float32))
+        c = s @ q
+        order = np.argsort(-c, kind="stable")
+        mean = s.mean(axis=0)
+        mean /= max(float(np.linalg.norm(mean)), 1e-8)
+        x[i, :384] = q * s[order[0]]
+        x[i, 384:768] = q * mean
+        x[i, 768] = c[order[0]]
+        x[i, 769] = c[order[1]] if len(order) > 1 else c[order[0]]
+        x[i, 770] = mean @ q
+        x[i, 771] = coverage[i]
+    return x
+
+
+def passage_sentence_vectors(index, rows) -> list[np.ndarray]:
+    """The index's sentence vectors of each passage row (the passage vector when a passage has none)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    starts = np.searchsorted(index.sentence_rows, rows, side="left")
+    ends = np.searchsorted(index.sentence_rows, rows, side="right")
+    return [index.sentence_vectors[a:b] if b > a else index.vectors[r][None, :]
+            for r, a, b in zip(rows.tolist(), starts.tolist(), ends.tolist())]
+
+
+def answer_probability(index, q_vec: np.ndarray, rows, coverage: np.ndarray,
+                       model: AnswerabilityModel | None = None) -> np.ndarray:
+    """p_answers for passage ``rows`` of ``index`` (``coverage``: their term coverage of the question)."""
+    if len(rows) == 0:
+        return np.zeros(0)
+    model = model or load_model()
+    return model.predict(pair_features(q_vec, passage_sentence_vectors(index, rows), np.asarray(coverage)))
+
+
+def support_scores(index, q_vec: np.ndarray, rows, terms: list[str], sentence_cosine: np.ndarray,
+                   weight: float | None = None) -> np.ndarray:
+    """Absolute support in [0, 1] of passage ``rows`` (``sentence_cosine``: their best sentence cosine).
+
+    ``w * p_answers + (1 - w) * absolute`` with ``w`` = ``weight`` (default :data:`ANSWERABILITY_WEIGHT`) and
+    ``absolute`` = :func:`clinrag.tools.retrieval.hybrid.support_score`; with ``w = 0`` the model is not run.
+    """
+    from clinrag.tools.retrieval.hybrid import support_score, term_coverage
+
+    weight = ANSWERABILITY_WEIGHT if weight is None else weight
+    coverage = np.array([term_coverage(index, terms, int(r)) for r in rows], dtype=np.float64)
+    absolute = np.array([support_score(float(c), v) for c, v in zip(sentence_cosine, coverage)], dtype=np.float64)
+    if not weight:
+        return absolute
+    p = answer_probability(index, q_vec, rows, coverage)
+    return np.clip(weight * p + (1 - weight) * absolute, 0.0, 1.0)

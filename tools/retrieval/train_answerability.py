@@ -1,0 +1,389 @@
+"""Training the answerability head (:mod:`clinrag.tools.retrieval.answerability`) on frozen MiniLM vectors.
+
+``python -m clinrag.tools.retrieval.train_answerability`` (a few minutes of CPU, most of it embedding questions
+once; everything is cached under ``~/.cache/clinrag/answerability``).
+
+Data (``clinrag.paths.data_dir()``), as clinrag indexes so that training sees exactly what the query path sees
+(passages of at most 120 words, sentence vectors from the index, IDF from the corpus):
+
+* **MedQuAD**: the disease-description corpus of the CHR benchmark (``evals/chr_data.medquad_documents``:
+  information / symptoms / causes answers of the answered collections, cut to 120 words); the question is the
+  answer's own MedQuAD question. Positive: the passages of its answer. Negatives: the answers to the *other*
+  question types of the same focus (same disease, another aspect: the hard case for a similarity score), 4 of
+  the 30 passages densest to the question that are not about the same focus, and 2 random passages.
+* **PubMedQA** (PQA-L, 1,000 abstracts without their conclusions, ``~/.cache/clinrag/corpora/pubmedqa.jsonl``):
+  the question against its own abstract's passages (positive), 4 of the 30 densest passages of other abstracts
+  and 2 random ones (negatives). PubMedQA titles *are* the questions, so the PubMedQA coverage feature is computed
+  on the passage text without its title.
+* **BioASQ** (MIRAGE's flattened Task 7B-11B golden files) is never trained on: its terms allow evaluation use
+  only, so it serves as the out-of-domain held-out set (``evals/answerability.py``).
+
+Splits, fixed before training: ``bucket(key) = int(sha1(key)[:8], 16) % 10``; bucket 0 is test, bucket 1 dev,
+2-9 train. MedQuAD is keyed by the lowercased focus (every question type of a disease lands in one split),
+PubMedQA by PMID, BioASQ by question id (test = bucket 0).
+
+Model: standardized features, one hidden layer of 64 ReLU units, logistic output, Adam with L2 ``alpha=1e-3``
+(scikit-learn ``MLPClassifier``), early-stopped on the dev split's MRR@10 of reranking the mined candidates;
+weights saved as float16-safe float32 arrays (< 1 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+
+from clinrag.tools.retrieval.answerability import FEATURE_DIM, WEIGHTS_PATH, pair_features
+
+N_DENSE_NEG = 4  # negatives drawn among the densest candidates: what a reranker of hybrid top-50 has to demote
+DENSE_WINDOW = 30  # ... from this many nearest passages (wider than 4 so that near-duplicates are not all taken)
+N_RANDOM_NEG = 2  # easy negatives keep the probability scale honest for unrelated passages (the gate's case)
+N_SAME_FOCUS_NEG = 3  # MedQuAD: the other question types of the same disease (at most 2 exist here)
+HIDDEN = 64
+SEED = 13
+
+
+def cache_dir() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return base / "clinrag" / "answerability"
+
+
+def bucket(key: str) -> int:
+    return int(hashlib.sha1(key.encode()).hexdigest()[:8], 16) % 10
+
+
+def split_of(key: str) -> str:
+    b = bucket(key)
+    return "test" if b == 0 else "dev" if b == 1 else "train"
+
+
+# ---------------------------------------------------------------- indexes (reuse vectors already computed)
+
+def write_index(dst: Path, corpus_path: Path, passages, vectors: np.ndarray, per_passage: list[list[str]],
+                sentence_vectors: np.ndarray, copy_from: Path | None = None) -> Path:
+    """Write an index folder :meth:`CorpusIndex.load` accepts, from vectors computed elsewhere."""
+    from clinrag.documents import load_documents
+    from clinrag.tools.index.bm25 import write_bm25
+    from clinrag.tools.index.store import VECTORS_FILE, _manifest, embedding_text, make_faiss_index
+    from clinrag.tools.index.text import content_tokens
+
+    import faiss
+
+    docs = load_documents(corpus_path)
+    tmp = dst.with_name(dst.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    index = make_faiss_index(vectors, "flat")
+    faiss.write_index(index, str(tmp / "index.faiss"))
+    np.save(tmp / VECTORS_FILE, vectors.astype(np.float32))
+    np.save(tmp / "sentences.npy", sentence_vectors.astype(np.float32))
+    (tmp / "sentences.json").write_text(json.dumps(per_passage))
+    for name in ("corpus_texts.json", "corpus_texts.npy", "frames.jsonl", "pair_scores.npz"):
+        if copy_from is not None and (copy_from / name).is_file():
+            shutil.copy(copy_from / name, tmp / name)
+    if not (tmp / "corpus_texts.json").is_file():
+        (tmp / "corpus_texts.json").write_text("[]")
+        np.save(tmp / "corpus_texts.npy", np.zeros((0, vectors.shape[1]), dtype=np.float32))
+    write_bm25(tmp, [content_tokens(embedding_text(p)) for p in passages])
+    with (tmp / "passages.jsonl").open("w", encoding="utf-8") as fh:
+        for p in passages:
+            fh.write(p.model_dump_json() + "\n")
+    (tmp / "manifest.json").write_text(json.dumps(_manifest(docs, corpus_path, len(passages), index), indent=2))
+    shutil.rmtree(dst, ignore_errors=True)
+    tmp.rename(dst)
+    return dst
+
+
+def reuse_index(corpus_path: Path, dst: Path) -> Path:
+    """An index for ``corpus_path`` at ``dst`` from any earlier index of the same corpus and encoder under
+    ``index_root()`` (older index formats included: only vectors are reused), else built from scratch."""
+    from clinrag.documents import corpus_hash, load_documents
+    from clinrag.paths import index_root
+    from clinrag.schema import Passage
+    from clinrag.tools.index.embeddings import embedding_model_id
+    from clinrag.tools.index.store import build_index, stale_reason
+
+    docs = load_documents(corpus_path)
+    if stale_reason(dst, docs) is None:
+        return dst
+    digest = corpus_hash(docs)
+    for src in sorted(index_root().glob("*/manifest.json")):
+        manifest = json.loads(src.read_text())
+        if manifest.get("corpus_hash") != digest or manifest.get("embedding_model") != embedding_model_id():
+            continue
+        src = src.parent
+        if not all((src / n).is_file() for n in ("index.faiss", "passages.jsonl", "sentences.npy", "sentences.json")):
+            continue
+        import faiss
+
+        vectors = faiss.read_index(str(src / "index.faiss"))
+        vectors = vectors.reconstruct_n(0, vectors.ntotal)
+        with (src / "passages.jsonl").open(encoding="utf-8") as fh:
+            passages = [Passage.model_validate_json(line) for line in fh]
+        per_passage = json.loads((src / "sentences.json").read_text())
+        return write_index(dst, corpus_path, passages, vectors, per_passage, np.load(src / "sentences.npy"), src)
+    return build_index(corpus_path, dst, pair_scores=False)
+
+
+def medquad_corpus() -> Path:
+    from clinrag.evals.chr_data import medquad_documents, write_corpus
+
+    return write_corpus(medquad_documents(), cache_dir() / "corpora" / "medquad.jsonl")
+
+
+def pubmedqa_corpus() -> Path:
+    """The PQA-L abstract corpus the README's examples use (``clinrag pubmed`` writes it), else CHR's."""
+    from clinrag.evals.chr_data import pubmedqa_documents, write_corpus
+
+    home = Path.home() / ".cache" / "clinrag" / "corpora" / "pubmedqa.jsonl"
+    if home.is_file():
+        return home
+    return write_corpus(pubmedqa_documents(), cache_dir() / "corpora" / "pubmedqa.jsonl")
+
+
+def bioasq_questions(split: str = "test", limit: int = 300) -> list[dict]:
+    """BioASQ questions of ``split`` (by question id) that have snippets, at most ``limit``, in id order."""
+    from clinrag.paths import data_dir
+
+    folder = data_dir() / "mirage"
+    snippets: dict[str, list[dict]] = {}
+    with (folder / "bioasq_snippets.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            snippets.setdefault(rec["qid"], []).append(rec)
+    out = []
+    with (folder / "bioasq_questions.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if split_of(rec["id"]) == split and snippets.get(rec["id"]):
+                out.append({**rec, "snippets": snippets[rec["id"]]})
+    return sorted(out, key=lambda r: r["id"])[:limit]
+
+
+def bioasq_index(dst: Path, questions: list[dict]) -> tuple[Path, dict[str, set[str]]]:
+    """A corpus of every snippet of ``questions`` (one document per distinct snippet text), its index, and the
+    relevant doc ids per question id."""
+    from clinrag.documents import load_documents
+    from clinrag.evals.chr_data import write_corpus
+    from clinrag.schema import Document
+    from clinrag.tools.index.embeddings import embed_texts
+    from clinrag.tools.index.store import chunk_document, embedding_text, stale_reason
+    from clinrag.tools.index.text import split_sentences
+
+    ids: dict[str, str] = {}
+    docs, relevant = [], {}
+    for q in questions:
+        for s in q["snippets"]:
+            text = " ".join(s["text"].split())
+            if not text:
+                continue
+            if text not in ids:
+                ids[text] = f"bioasq:{s['pmid']}-{len(ids)}"
+                docs.append(Document(doc_id=ids[text], source_type="abstract", org="PubMed",
+                                     title=f"PMID {s['pmid']}", pmid=str(s["pmid"]), text=text))
+            relevant.setdefault(q["id"], set()).add(ids[text])
+    corpus = write_corpus(docs, cache_dir() / "corpora" / "bioasq_test.jsonl")
+    if stale_reason(dst, load_documents(corpus)) is None:
+        return dst, relevant
+    passages = [p for d in docs for p in chunk_document(d)]
+    per_passage = [split_sentences(p.text) for p in passages]
+    texts = [embedding_text(p) for p in passages] + [s for sents in per_passage for s in sents]
+    unique = list(dict.fromkeys(texts))
+    vecs = embed_texts(unique, show_progress=True, label="embedding BioASQ snippets")
+    lookup = {t: v for t, v in zip(unique, vecs)}
+    vectors = np.stack([lookup[embedding_text(p)] for p in passages])
+    sentence_vectors = np.stack([lookup[s] for sents in per_passage for s in sents])
+    return write_index(dst, corpus, passages, vectors, per_passage, sentence_vectors), relevant
+
+
+def question_vectors(name: str, questions: list[str]) -> np.ndarray:
+    """MiniLM vectors of ``questions``, cached in ``cache_dir()/questions-NAME.npz`` (keyed by the text list)."""
+    from clinrag.tools.index.embeddings import embed_texts
+
+    path = cache_dir() / f"questions-{name}.npz"
+    key = hashlib.sha1("\n".join(questions).encode()).hexdigest()
+    if path.is_file():
+        with np.load(path) as z:
+            if str(z["key"]) == key:
+                return z["vectors"]
+    vectors = embed_texts(questions, show_progress=True, label=f"embedding {name} questions")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, key=key, vectors=vectors)
+    return vectors
+
+
+# ---------------------------------------------------------------- questions and labels
+
+def medquad_questions(index) -> list[dict]:
+    """One question per MedQuAD answer document of ``index``: its text, focus, qtype, positive rows, split."""
+    from clinrag.paths import data_dir
+
+    records = {}
+    with (data_dir() / "medquad" / "medquad.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            records[rec["qid"]] = rec
+    rows_of: dict[str, list[int]] = {}
+    for i, p in enumerate(index.passages):
+        rows_of.setdefault(p.doc_id, []).append(i)
+    out = []
+    for doc_id, rows in rows_of.items():
+        rec = records.get(doc_id.removeprefix("medquad:").split(".")[0])
+        if rec is None:
+            continue
+        focus = rec["focus"].strip().lower()
+        out.append({"id": doc_id, "question": rec["question"].strip(), "focus": focus, "qtype": rec["qtype"],
+                    "rows": rows, "split": split_of(focus)})
+    return out
+
+
+def pubmedqa_questions(index) -> list[dict]:
+    rows_of: dict[str, list[int]] = {}
+    for i, p in enumerate(index.passages):
+        rows_of.setdefault(p.doc_id, []).append(i)
+    return [{"id": doc_id, "question": index.docs[doc_id].title, "focus": doc_id, "qtype": "",
+             "rows": rows, "split": split_of(index.docs[doc_id].pmid or doc_id)}
+            for doc_id, rows in rows_of.items()]
+
+
+def coverage_values(index, terms: list[str], rows, title_free: bool) -> np.ndarray:
+    """IDF-weighted term coverage as the query path computes it; ``title_free``: on the passage text only."""
+    from clinrag.tools.index.text import content_tokens
+    from clinrag.tools.retrieval.hybrid import term_coverage
+
+    if not title_free:
+        return np.array([term_coverage(index, terms, int(r)) for r in rows])
+    wanted = set(terms)
+    if not wanted:
+        return np.zeros(len(rows))
+    total = sum(index.idf.get(t, index.max_idf) for t in wanted)
+    out = []
+    for r in rows:
+        have = set(content_tokens(index.passages[int(r)].text))
+        out.append(sum(index.idf.get(t, index.max_idf) for t in wanted & have) / total)
+    return np.array(out)
+
+
+def mine_pairs(index, questions: list[dict], q_vecs: np.ndarray, rng: np.random.Generator,
+               title_free: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Feature rows, labels and question numbers of every (question, candidate) pair (see module docstring)."""
+    from clinrag.tools.index.text import content_tokens
+    from clinrag.tools.retrieval.answerability import passage_sentence_vectors
+
+    n = len(index.passages)
+    row_focus = {}
+    row_key = {}
+    for q in questions:
+        for r in q["rows"]:
+            row_focus[r] = q["focus"]
+            row_key[r] = (q["focus"], q["qtype"])
+    by_focus: dict[str, list[int]] = {}
+    for r, f in row_focus.items():
+        by_focus.setdefault(f, []).append(r)
+    sims = q_vecs @ index.vectors.T
+    xs, ys, groups = [], [], []
+    for qi, q in enumerate(questions):
+        pos = list(q["rows"])
+        same = [r for r in by_focus.get(q["focus"], []) if r not in pos and row_key.get(r) != (q["focus"], q["qtype"])]
+        same = list(rng.permutation(same))[:N_SAME_FOCUS_NEG] if same else []
+        near = [int(r) for r in np.argsort(-sims[qi])[:DENSE_WINDOW] if row_focus.get(int(r)) != q["focus"]]
+        near = list(rng.permutation(near))[:N_DENSE_NEG] if near else []
+        rand = [int(r) for r in rng.integers(0, n, N_RANDOM_NEG * 2) if row_focus.get(int(r)) != q["focus"]]
+        neg = list(dict.fromkeys([*same, *near, *rand[:N_RANDOM_NEG]]))
+        rows = pos + neg
+        cov = coverage_values(index, content_tokens(q["question"]), rows, title_free)
+        xs.append(pair_features(q_vecs[qi], passage_sentence_vectors(index, rows), cov))
+        ys.append(np.r_[np.ones(len(pos)), np.zeros(len(neg))])
+        groups.append(np.full(len(rows), qi))
+    return np.vstack(xs), np.concatenate(ys), np.concatenate(groups)
+
+
+def group_mrr(scores: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> float:
+    """Mean reciprocal rank of the first positive within each group (question)."""
+    rr = []
+    for g in np.unique(groups):
+        m = groups == g
+        order = np.argsort(-scores[m], kind="stable")
+        hits = np.flatnonzero(labels[m][order] > 0)
+        rr.append(1.0 / (hits[0] + 1) if len(hits) else 0.0)
+    return float(np.mean(rr))
+
+
+def prepare() -> dict:
+    """Indexes, questions and their vectors for MedQuAD and PubMedQA (cached)."""
+    from clinrag.tools.index.store import CorpusIndex
+
+    out = {}
+    for name, corpus in (("medquad", medquad_corpus()), ("pubmedqa", pubmedqa_corpus())):
+        dst = reuse_index(corpus, cache_dir() / "indexes" / name)
+        index = CorpusIndex.load(corpus, dst)
+        questions = medquad_questions(index) if name == "medquad" else pubmedqa_questions(index)
+        q_vecs = question_vectors(name, [q["question"] for q in questions])
+        out[name] = (index, questions, q_vecs)
+    return out
+
+
+def train(out_path: Path = WEIGHTS_PATH) -> dict:
+    from sklearn.neural_network import MLPClassifier
+
+    t0 = time.time()
+    data = prepare()
+    rng = np.random.default_rng(SEED)
+    parts = {"train": [], "dev": []}
+    counts: dict[str, dict] = {}
+    offset = 0
+    for name, (index, questions, q_vecs) in data.items():
+        for split in ("train", "dev"):
+            sel = [i for i, q in enumerate(questions) if q["split"] == split]
+            x, y, g = mine_pairs(index, [questions[i] for i in sel], q_vecs[sel], rng, title_free=name == "pubmedqa")
+            parts[split].append((x, y, g + offset))
+            offset += len(sel)
+            counts.setdefault(name, {})[split] = {"questions": len(sel), "pairs": int(len(y)),
+                                                  "positives": int(y.sum())}
+        counts[name]["test"] = {"questions": sum(q["split"] == "test" for q in questions)}
+    xtr, ytr, _ = (np.vstack([p[0] for p in parts["train"]]), np.concatenate([p[1] for p in parts["train"]]), None)
+    xdv, ydv, gdv = (np.vstack([p[0] for p in parts["dev"]]), np.concatenate([p[1] for p in parts["dev"]]),
+                     np.concatenate([p[2] for p in parts["dev"]]))
+    print(f"pairs: train {len(ytr)} dev {len(ydv)} ({time.time() - t0:.0f}s)", flush=True)
+    mean = xtr.mean(axis=0)
+    scale = xtr.std(axis=0) + 1e-6
+    ztr, zdv = (xtr - mean) / scale, (xdv - mean) / scale
+    clf = MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-3, batch_size=256, learning_rate_init=1e-3,
+                        random_state=SEED)
+    best, best_state, history = -1.0, None, []
+    for epoch in range(25):
+        clf.partial_fit(ztr, ytr, classes=[0, 1])
+        dev = group_mrr(clf.predict_proba(zdv)[:, 1], ydv, gdv)
+        history.append(round(dev, 4))
+        if dev > best:
+            best, best_state = dev, ([w.copy() for w in clf.coefs_], [b.copy() for b in clf.intercepts_], epoch)
+        elif epoch - best_state[2] >= 4:
+            break
+    coefs, intercepts, best_epoch = best_state
+    baseline = group_mrr(xdv[:, 768], ydv, gdv)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out_path, mean=mean.astype(np.float32), scale=scale.astype(np.float32),
+             w1=coefs[0].astype(np.float32), b1=intercepts[0].astype(np.float32),
+             w2=coefs[1].astype(np.float32), b2=intercepts[1].astype(np.float32))
+    report = {"counts": counts, "dev_mrr_history": history, "best_epoch": best_epoch, "dev_mrr": round(best, 4),
+              "dev_mrr_best_sentence_cosine": round(baseline, 4), "feature_dim": FEATURE_DIM, "hidden": HIDDEN,
+              "seconds": round(time.time() - t0), "weights_bytes": out_path.stat().st_size}
+    (out_path.parent / "training.json").write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=WEIGHTS_PATH)
+    args = parser.parse_args(argv)
+    print(json.dumps(train(args.out), indent=2))
+
+
+if __name__ == "__main__":
+    main()
