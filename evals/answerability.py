@@ -11,13 +11,14 @@
    of the hybrid and model rankings, k = 60 as in the hybrid ranking). Metrics: MRR@10 (reciprocal rank of the
    first relevant passage, 0 beyond rank 10), recall@5 (share of the question's relevant passages in the top 5,
    out of those present anywhere in the corpus) and recall@50 (what any reordering can reach).
-2. **Support gate** (``--drift``): for each ``w`` in 0, 0.05, ..., 1 the guideline-drift *canonical* cases give
-   the best support per answerable and not-covered case (max over every hybrid candidate, as ``clinrag eval
-   calibrate`` does) and the threshold of :func:`clinrag.evals.calibrate.best_threshold`. ``w`` is chosen by
-   balanced accuracy, then by the gap (answerable min - not-covered max) *relative* to the spread of the scores
-   (gap / (max - min) over all cases: a rescaling of the score must not count as a wider margin), then the
-   smaller ``w``. The chosen ``(w, threshold)`` is then run through the whole graph on the canonical and holdout
-   splits, beside today's ``(0, Context().support_threshold)``.
+2. **Support gate** (``--drift``): the rule of ``clinrag eval calibrate`` (:func:`clinrag.evals.calibrate.
+   best_threshold`: best balanced accuracy, then the widest gap) applied to the guideline-drift *canonical* cases
+   at each ``w``, twice: over every hybrid candidate (as ``calibrate`` does; ``w`` = 0, 0.05, ..., 1) and over the
+   evidence the graph actually retrieves and gates on (``w`` = 0, 0.1, ..., 1; the organization-diverse selection
+   itself reads the support score). ``w`` is chosen on the graph's evidence by balanced accuracy, then the gap
+   (answerable min - not-covered max) *relative* to the spread of the scores (a rescaled score must not count
+   as a wider margin), then the smaller ``w``. The chosen ``(w, threshold)`` is run through the whole graph on
+   the canonical and holdout splits, beside today's ``(0, Context().support_threshold)``.
 3. **Example**: "Does vitamin D supplementation reduce fracture risk in older adults?" on the PubMedQA corpus.
 4. **Speed**: warm per-question time of the support scores of every first-stage candidate, and of ``ask``.
 """

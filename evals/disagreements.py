@@ -57,14 +57,13 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from clinrag.context import Context
-from clinrag.documents import CorpusError
+from clinrag.evals.cases import builtin_path, read_cases, stable_id
 
 CASE_NAMESPACE = uuid.UUID("3d0c2a9e-5b7f-4e1a-8c62-9f4b1e7d2a55")
 DATASET_NAME = "clinrag-disagreements"
@@ -130,25 +129,15 @@ class Case(BaseModel):
 
 def case_id(question: str) -> uuid.UUID:
     """Stable example id: uuid5 of the question."""
-    return uuid.uuid5(CASE_NAMESPACE, question)
+    return stable_id(CASE_NAMESPACE, question)
 
 
 def default_cases_path() -> Path:
-    return Path(str(resources.files("clinrag.evals") / "data" / "disagreements.jsonl"))
+    return builtin_path("disagreements.jsonl")
 
 
 def load_cases(path: Path | str | None = None, split: str = "all") -> list[Case]:
-    path = Path(path) if path else default_cases_path()
-    cases = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                cases.append(Case.model_validate_json(line))
-            except ValidationError as e:
-                raise CorpusError(f"{path}:{lineno}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}") from None
-    return [c for c in cases if split == "all" or c.metadata.get("split") == split]
+    return read_cases(path or default_cases_path(), Case, split)
 
 
 # ---------------------------------------------------------------- reading a system's output

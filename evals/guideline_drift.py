@@ -13,14 +13,13 @@ answer checks (must mention / must not say). Runs offline unless ``--upload`` is
 from __future__ import annotations
 
 import uuid
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from clinrag.context import Context
-from clinrag.documents import CorpusError
+from clinrag.evals.cases import builtin_path, read_cases, stable_id
 from clinrag.evals.langsmith_offline import evaluate_offline
 from clinrag.evals.langsmith_upload import DatasetSync, experiment_metadata, require_api_key, sync_dataset
 
@@ -53,25 +52,15 @@ class Case(BaseModel):
 
 def case_id(question: str) -> uuid.UUID:
     """Stable example id: uuid5 of the question."""
-    return uuid.uuid5(CASE_NAMESPACE, question)
+    return stable_id(CASE_NAMESPACE, question)
 
 
 def default_cases_path() -> Path:
-    return Path(str(resources.files("clinrag.evals") / "data" / "guideline_drift.jsonl"))
+    return builtin_path("guideline_drift.jsonl")
 
 
 def load_cases(path: Path | str | None = None, split: str = "all") -> list[Case]:
-    path = Path(path) if path else default_cases_path()
-    cases = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                cases.append(Case.model_validate_json(line))
-            except ValidationError as e:
-                raise CorpusError(f"{path}:{lineno}: {e.errors()[0]['loc']}: {e.errors()[0]['msg']}") from None
-    return [c for c in cases if split == "all" or c.metadata.get("split") == split]
+    return read_cases(path or default_cases_path(), Case, split)
 
 
 # ---------------------------------------------------------------- per-case checks (LangSmith evaluators)
