@@ -17,7 +17,9 @@ Three scores per candidate passage:
   cosine of the passage's sentence closest to the question: a question usually asks about one fact of a
   multi-fact passage), with the lexical side of BM25: the share of the question's content terms found in the
   passage, weighted by their BM25 IDF (terms unknown to the corpus count at full weight). Computed on first
-  use, since most candidates of a large pool are never looked at.
+  use, since most candidates of a large pool are never looked at, by
+  :func:`clinrag.tools.retrieval.answerability.support_scores`: w * p_answers (a trained answerability model)
+  + (1 - w) * this score; w = 0 by default (not made the default, see its model card), i.e. this score exactly.
 """
 
 from __future__ import annotations
