@@ -5,14 +5,16 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.clinrag-installed
 DEMO_QUESTION ?= When should average-risk women start mammography, and do the organizations agree?
 
-.PHONY: install browser-deps demo test lint eval bench clean
+.PHONY: install browser-deps demo test test-scale lint eval bench clean
 
-# torch first, from the local CPU wheel: anything else would pull a multi-GB CUDA build.
+# torch first, from the local CPU wheel: anything else would pull a multi-GB CUDA build. Everything is installed
+# here (the training stack, Postgres threads, Ray builds); a serving worker needs only `pip install clinrag`
+# (docs/scale.md).
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,train,postgres,scale]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -30,6 +32,13 @@ demo: install
 
 test: install browser-deps
 	$(PY) -m pytest
+
+# The scale-out pieces alone (docs/scale.md): a base install without torch, chat threads on PostgreSQL, Ray builds.
+test-scale: install
+	$(PY) -m pytest -q tests/test_lean_install.py tests/test_threads_postgres.py tests/test_ray_build.py
+
+reliability: install browser-deps
+	$(PY) -m pytest -q -m reliability_long tests/reliability
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -17,8 +17,9 @@ import re
 import time
 
 from clinrag.paths import data_dir
-from clinrag.tools.index import embeddings, pair_scores
+from clinrag.tools.index import embeddings
 from clinrag.tools.index.text import split_sentences
+from clinrag.tools.nli import pair_scores
 from clinrag.tools.nli.backends import get_nli_backend
 from clinrag.tools.nli.contradiction import contradiction_graph
 from clinrag.tools.nli.data import healthver_pairs

@@ -59,7 +59,8 @@ class Context:
     k: int = field(default=options.K, metadata={"description": "Number of passages returned as evidence."})
     candidate_pool: int = field(
         default=options.CANDIDATE_POOL,
-        metadata={"description": "First-stage candidates (dense and BM25 top-N) that are re-scored."},
+        metadata={"description": "Smallest first-stage pool per ranking (dense of the question, dense of H+, BM25); "
+                  "grows with the corpus (clinrag.tools.retrieval.hybrid.pool_size)."},
     )
     chr_lambda: float = field(
         default=options.CHR_LAMBDA,
@@ -88,8 +89,9 @@ class Context:
     )
     retrieval_condition: RetrievalCondition | None = field(
         default=None,
-        metadata={"description": "TGA-PubMed retrieval condition for temporal_search and the graph: most-similar | "
-                                 "most-contradictory | least-contradictory "
+        metadata={"description": "Retrieval condition of the TGA-PubMed paper (Javadi et al., arXiv:2511.06668) for "
+                                 "temporal_search and the graph: most-similar | most-contradictory | "
+                                 "least-contradictory "
                                  "(clinrag.tools.retrieval.retrieval_conditions). None: temporal_search ranks "
                                  "passages by S and the graph uses its configured retriever."},
     )

@@ -33,6 +33,10 @@ AbstainReason = Literal["out_of_scope", "insufficient_support"]
 ABSTAIN_REASONS: tuple[str, ...] = get_args(AbstainReason)
 Decision = Literal["answer", "abstain"]
 
+MAX_QUESTION_CHARS = 2000
+"""Longest question accepted (characters, after stripping surrounding whitespace) by ``clinrag ask`` and
+:func:`clinrag.run.ask`; a longer one is refused with the error code ``question_too_long``."""
+
 # Defaults (the Context's field defaults; the tools' keyword defaults point here too).
 K = 6
 """Evidence passages returned."""

@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clinrag.question.schema import Understood
 from clinrag.tools.frames.schema import Disagreement
 
 SourceType = Literal["guideline", "abstract", "label", "leaflet", "other"]
@@ -165,3 +166,9 @@ class AskResult(BaseModel):
     )
     hypotheses: Hypotheses | None
     answer: str
+    understood: Understood | None = Field(
+        default=None,
+        description="What question understanding read: organizations named (corpus org values), year / as_of / "
+        "before dates, change and comparison intent, the person's age and sex, the language, and searched_as (the "
+        "text retrieval searched: lay words and typos in the corpus's terms).",
+    )

@@ -12,6 +12,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph import add_messages
 from pydantic import BaseModel, Field
 
+from clinrag.question.schema import Understood
 from clinrag.schema import ContradictionEdge, EvidenceItem, FollowUp, Hypotheses, ScopeDecision
 from clinrag.tools.frames.schema import Disagreement
 
@@ -59,6 +60,8 @@ class OutputState(BaseModel):
     hypotheses_note: str | None = None
     # Set when this turn was a follow-up ("and what about ACS?"): ``question`` then holds the resolved question.
     follow_up: Annotated[FollowUp | None, as_json] = None
+    # What question understanding read: organizations, dates, change intent, the person, language, searched text.
+    understood: Annotated[Understood | None, as_json] = None
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
 
 

@@ -21,6 +21,7 @@ from clinrag.evidence_text import cite, disagreement_line, relevant_sentences, s
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State
 from clinrag.grounding import CHECK_NOTE, check_answer
+from clinrag.prompts import as_data
 from clinrag.prompts.answer import ANSWER_SYSTEM, ANSWER_USER
 from clinrag.schema import ContradictionEdge, EvidenceItem
 from clinrag.study_answer import study_answer
@@ -41,10 +42,19 @@ def _by_document(evidence: list[EvidenceItem]) -> list[tuple[EvidenceItem, list[
     return list(merged.values())
 
 
+_BRACKETED = re.compile(r"\[([^\[\]\s]+)\]")
+
+
+def quoted(text: str) -> str:
+    """Corpus text as an answer quotes it: a citation-shaped ``[x]`` inside it becomes ``(x)``, so a passage cannot
+    make the answer cite a document that was not retrieved (only the answer's own ``[doc_id]`` cite)."""
+    return _BRACKETED.sub(r"(\1)", text)
+
+
 def source_line(item: EvidenceItem, sentences: list[str]) -> str:
     """One source as the deterministic answer shows it: who, what, when, its status, its own sentences, cited."""
-    return (f"- {item.org}, {item.title}, issued {item.issued or 'undated'}, {status_label(item)}: "
-            f"{' '.join(sentences)} [{item.doc_id}]")
+    return (f"- {quoted(item.org)}, {quoted(item.title)}, issued {item.issued or 'undated'}, {status_label(item)}: "
+            f"{quoted(' '.join(sentences))} [{item.doc_id}]")
 
 
 def deterministic_answer(
@@ -79,10 +89,12 @@ def deterministic_answer(
     if differ:
         lines.append("Other possible differences (sentence-pair NLI, not a comparison of recommendations):")
         lines += [f"- {org_of[e.doc_a]} {cite(e.doc_a, old)} vs {org_of[e.doc_b]} {cite(e.doc_b, old)} "
-                  f"(contradiction score {e.score:.2f}): \"{e.sentence_a}\" vs \"{e.sentence_b}\"" for e in differ[:3]]
+                  f"(contradiction score {e.score:.2f}): \"{quoted(e.sentence_a)}\" vs \"{quoted(e.sentence_b)}\""
+                  for e in differ[:3]]
     if changed:
         lines.append("Other possible changes between versions (sentence-pair NLI):")
-        lines += [f"- {cite(e.doc_a, old)} vs {cite(e.doc_b, old)}: \"{e.sentence_a}\" vs \"{e.sentence_b}\""
+        lines += [f"- {cite(e.doc_a, old)} vs {cite(e.doc_b, old)}: \"{quoted(e.sentence_a)}\" vs "
+                  f"\"{quoted(e.sentence_b)}\""
                   for e in changed[:2]]
     if insufficient:
         lines.append(INSUFFICIENT_NOTE)
@@ -91,8 +103,9 @@ def deterministic_answer(
 
 
 def _format_evidence(evidence: list[EvidenceItem]) -> str:
+    """The passages as the prompt's evidence block holds them (corpus text, delimiters inside it defused)."""
     return "\n\n".join(
-        f"[{e.doc_id}] {e.org}, {e.title}, issued {e.issued}, {status_label(e)}:\n{e.text}" for e in evidence
+        as_data(f"[{e.doc_id}] {e.org}, {e.title}, issued {e.issued}, {status_label(e)}:\n{e.text}") for e in evidence
     )
 
 
@@ -101,13 +114,13 @@ def llm_answer(
     disagreements: list | None = None,
 ) -> str:
     """The chat model's reply to the grounded prompt, as text (checked by the caller)."""
-    flagged = "\n".join(f"[{c.doc_a}] vs [{c.doc_b}] ({c.score:.2f}): {c.sentence_a} | {c.sentence_b}"
-                        for c in contradictions) or "none"
+    flagged = as_data("\n".join(f"[{c.doc_a}] vs [{c.doc_b}] ({c.score:.2f}): {c.sentence_a} | {c.sentence_b}"
+                                for c in contradictions) or "none")
+    typed = as_data("\n".join(disagreement_line(d) for d in disagreements or []) or "none")
     reply = chat_model.invoke([
         ("system", ANSWER_SYSTEM),
-        ("human", ANSWER_USER.format(question=question, evidence=_format_evidence(evidence), contradictions=flagged,
-                                     disagreements="\n".join(disagreement_line(d) for d in disagreements or [])
-                                     or "none")),
+        ("human", ANSWER_USER.format(question=as_data(question), evidence=_format_evidence(evidence),
+                                     contradictions=flagged, disagreements=typed)),
     ])
     return str(reply.content).strip()
 

@@ -1,8 +1,14 @@
 """Retrieval: the ``chr`` retriever (organization-diverse hybrid search, contrastive when hypotheses exist,
 superseded versions included and labelled when the question asks about change over time or a past date), the
-same function the CHR harness runs; or a named baseline, or a TGA-PubMed retrieval condition."""
+same function the CHR harness runs; or a named baseline, or a TGA-PubMed retrieval condition.
+
+With question understanding, the ``chr`` retriever searches ``understood.searched_as`` (the question in the
+corpus's terms, with the person's age) and takes the named organizations, the as-of date and the change intent
+from it; without, it searches the question and reads change intent from its wording."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from langgraph.runtime import Runtime
 
@@ -13,6 +19,10 @@ from clinrag.graph.state import State, to_json
 from clinrag.tools.retrieval.org_diverse import org_diverse_search_passages
 from clinrag.tools.retrieval.retrievers import evidence_items
 from clinrag.tools.retrieval.retrievers import retrieve as retrieve_named
+
+
+def _best(evidence) -> float:
+    return max((e.support_score for e in evidence), default=0.0)
 
 
 def retrieve(state: State, runtime: Runtime[Context]) -> dict:
@@ -34,14 +44,21 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict:
         )
         evidence = evidence_items(index, state.question, found)
     else:
-        evidence = org_diverse_search_passages(
-            index_of(ctx),
-            state.question,
-            k=ctx.k,
-            target=hyp.target if hyp else None,
-            mimic=hyp.mimic if hyp else None,
-            lam=state.chr_lambda,
-            pool=ctx.candidate_pool,
+        u = state.understood
+        understood_args = {}  # only what understanding found: without it, the call is the CHR harness's own
+        if u is not None:
+            understood_args = {k: v for k, v in (("named_orgs", u.organizations), ("as_of", u.as_of)) if v}
+            if u.change_intent or u.year or u.before:
+                understood_args["include_superseded"] = True
+        search = partial(
+            org_diverse_search_passages, index_of(ctx), u.searched_as if u else state.question, k=ctx.k,
+            target=hyp.target if hyp else None, mimic=hyp.mimic if hyp else None, lam=state.chr_lambda,
+            pool=ctx.candidate_pool, **{"include_superseded": None, **understood_args},
         )
+        evidence = search(**({"comparison": True} if u and u.comparison else {}))
+        if u and u.organizations and not u.comparison and _best(evidence) < ctx.support_threshold:
+            # The named organization's passages alone do not support the question well enough to pass the gate:
+            # show them first, then the other organizations', rather than abstain on what the corpus answers.
+            evidence = search(comparison=True)
     emit(runtime, "evidence", question=state.question, items=[evidence_entry(e) for e in evidence])
     return {"evidence": to_json(evidence)}

@@ -6,6 +6,12 @@ Two signals, both read from the corpus's scope declaration (data, not code):
    what is in scope (the scope description and examples, the document titles and every corpus sentence): out
    of scope when an exclusion is similar enough and clearly more similar than anything in scope. This catches
    phrasings no rule lists, without flagging questions the corpus itself answers.
+
+Before both, question understanding (``clinrag.question``) reads the question: a question not in English is
+refused (category ``language``: clinrag answers in English only); the rules then run on the question as typed and
+the full test on the text that will be searched (lay words and typos in the corpus's terms, the person's age and
+sex), so "my mom is 78" is judged as a question about a woman aged 78. An as-of date earlier than anything the
+corpus holds on the topic ends the run here with "no guidance in this corpus as of <date>".
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from clinrag.follow_up import message_text as _text
 from clinrag.graph.events import emit
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import PER_RUN_RESET, State, to_json
+from clinrag.question.schema import Understood
+from clinrag.question.understanding import understand, understanding_enabled
 from clinrag.schema import ScopeDecision, ScopeDeclaration
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.store import CorpusIndex
@@ -34,19 +42,30 @@ def question_from(state: State) -> str:
     return state.question.strip()
 
 
-def classify_scope(
-    question: str, scope: ScopeDeclaration | None, in_scope_vectors: np.ndarray, threshold: float, margin: float
-) -> ScopeDecision:
-    """Rules first, then embedding similarity (``in_scope_vectors``: unit vectors of in-scope text)."""
-    if scope is None:
-        return ScopeDecision(in_scope=True, reason="The corpus declares no scope; every question is searched.")
-    for cat in scope.out_of_scope:
+LANGUAGE_MESSAGE = "clinrag answers questions in English only. Please ask your question in English."
+
+
+def rule_decision(question: str, scope: ScopeDeclaration | None) -> ScopeDecision | None:
+    """The first declared rule the question matches, as an out-of-scope decision; None when none does."""
+    for cat in scope.out_of_scope if scope else ():
         for pattern in cat.patterns:
             if re.search(pattern, question, re.I):
                 return ScopeDecision(
                     in_scope=False, category=cat.id, message=cat.message,
                     reason=f"Outside this corpus's scope ({cat.description}); matched the declared rule /{pattern}/.",
                 )
+    return None
+
+
+def classify_scope(
+    question: str, scope: ScopeDeclaration | None, in_scope_vectors: np.ndarray, threshold: float, margin: float
+) -> ScopeDecision:
+    """Rules first, then embedding similarity (``in_scope_vectors``: unit vectors of in-scope text)."""
+    if scope is None:
+        return ScopeDecision(in_scope=True, reason="The corpus declares no scope; every question is searched.")
+    ruled = rule_decision(question, scope)
+    if ruled is not None:
+        return ruled
     q_vec = embed_cached([question])[0]
     inside = np.vstack([embed_cached([scope.description, *scope.in_scope_examples]), in_scope_vectors])
     sim_in = float(np.max(inside @ q_vec))
@@ -87,13 +106,39 @@ def scope_guard(state: State, runtime: Runtime[Context]) -> dict:
     if follow_up:
         emit(runtime, "follow_up", **follow_up.model_dump())
     index = index_of(ctx)
-    decision = classify_scope(question, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold,
-                              ctx.scope_margin)
+    understood = understand(question, index, ctx.chat_model) if understanding_enabled() else None
+    decision = decide_scope(question, understood, index, ctx)
     emit(runtime, "scope", question=question, in_scope=decision.in_scope, category=decision.category,
-         reason=decision.reason)
-    update: dict = {**PER_RUN_RESET, "question": question, "scope": to_json(decision), "follow_up": to_json(follow_up)}
+         reason=decision.reason, searched_as=understood.searched_as if understood else None)
+    update: dict = {**PER_RUN_RESET, "question": question, "scope": to_json(decision), "follow_up": to_json(follow_up),
+                    "understood": to_json(understood)}
     if not chat_turn:
         update["messages"] = [HumanMessage(asked)]  # keep the chat transcript whole for question input
     if not decision.in_scope:
         update.update(decision="abstain", abstain_reason="out_of_scope", reason=decision.reason)
+        if decision.category != "language":  # nothing is searched: only the language finding is worth keeping
+            update["understood"] = None
+    elif understood is not None and understood.as_of is not None:
+        from clinrag.tools.retrieval.org_diverse import as_of_gap
+
+        gap = as_of_gap(index, understood.searched_as, understood.as_of, understood.organizations, ctx.candidate_pool)
+        if gap:
+            update.update(decision="abstain", abstain_reason="insufficient_support", reason=gap)
     return update
+
+
+def decide_scope(question: str, understood: Understood | None, index: CorpusIndex, ctx: Context) -> ScopeDecision:
+    """The language first, then the declared rules on the question as typed, then the full test on the searched
+    text (the question itself without understanding)."""
+    if understood is not None and understood.language != "en":
+        looks = f" (it looks like {understood.language_hint})" if understood.language_hint else ""
+        return ScopeDecision(in_scope=False, category="language", message=LANGUAGE_MESSAGE,
+                             reason=f"The question is not in English{looks}; clinrag searches and answers English "
+                                    "guidance only.")
+    searched = understood.searched_as if understood is not None else question
+    if searched != question:
+        ruled = rule_decision(question, index.scope)
+        if ruled is not None:
+            return ruled
+    return classify_scope(searched, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold,
+                          ctx.scope_margin)

@@ -1,4 +1,8 @@
-"""Prompts of the query-expansion baselines: HyDE, Query2doc and multi-query retrieval."""
+"""Prompts of the query-expansion baselines: HyDE, Query2doc and multi-query retrieval.
+
+They carry the user's question only, never corpus text, so they have no evidence block (the prompts that carry
+corpus text delimit it as data: :mod:`clinrag.prompts`).
+"""
 
 # HyDE (Gao et al., 2022) asks for a passage that answers the question; N passages are averaged with the query.
 HYDE_SYSTEM = """Write {n} different short passages (3-5 sentences each) that answer the medical question, in the \

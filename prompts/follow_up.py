@@ -1,4 +1,8 @@
-"""Prompt that condenses a chat follow-up and the earlier turns into one standalone question."""
+"""Prompt that condenses a chat follow-up and the earlier turns into one standalone question.
+
+It carries the user's own questions only, never corpus text or answers, so it has no evidence block (the prompts
+that carry corpus text delimit it as data: :mod:`clinrag.prompts`).
+"""
 
 CONDENSE_SYSTEM = """You rewrite the latest message of a conversation about published clinical guidance as ONE \
 standalone question that can be searched without the conversation. Rules:

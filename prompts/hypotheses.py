@@ -3,6 +3,9 @@
 The model plays a specialist working through a differential diagnosis: H+ is the leading diagnosis (the likely
 correct answer), H- the most plausible alternative that must be ruled out. Both are written as short
 textbook-style passages, because they are embedded and compared with corpus passages, never shown as facts.
+
+It carries the question (and its answer options) only, never corpus text, so it has no evidence block (the
+prompts that carry corpus text delimit it as data: :mod:`clinrag.prompts`).
 """
 
 HYPOTHESES_SYSTEM = """You are a board-certified specialist physician working through a differential diagnosis \

@@ -37,7 +37,8 @@ def test_ask_stdin_one_json_per_line(capsys, monkeypatch, guideline_index):
         "I am pregnant. Should I get a mammogram?\n\nHow often should I replace my toothbrush?\n"))
     assert main(["ask", "--json", "-"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert [json.loads(l)["abstain_reason"] for l in lines] == ["out_of_scope", "insufficient_support"]
+    assert [json.loads(l).get("abstain_reason") for l in lines if "error" not in json.loads(l)] == [
+        "out_of_scope", "insufficient_support"]
 
 
 def test_index_build_bad_corpus_exits_2_with_location(tmp_path, capsys):

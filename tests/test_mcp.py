@@ -10,9 +10,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 from test_serve import CLINRAG, LUNG, running_serve
 
+from clinrag.options import MAX_QUESTION_CHARS
 from clinrag.schema import AskResult
 from clinrag.server.mcp_server import TOOL_NAME, build_mcp
-from clinrag.server.service import MAX_QUESTION_CHARS
 
 EMERGENCY = "I have crushing chest pain right now. Should I take an aspirin?"
 
@@ -83,7 +83,26 @@ def test_tool_over_stdio(guideline_index, tmp_path):
     check(anyio.run(exercise, params))
 
 
+def test_tool_refuses_corpus_paths_when_told_to(guideline_index, tmp_path):
+    """The HTTP mount's setting (``CLINRAG_ALLOW_CORPUS_PATHS`` unset): ``corpus`` is refused before it is read."""
+
+    async def call():
+        async with Client(build_mcp(allow_corpus_paths=False), read_timeout_seconds=120) as client:
+            return (await client.call_tool(TOOL_NAME, {"question": LUNG, "corpus": str(tmp_path / "any.jsonl")}),
+                    await client.call_tool(TOOL_NAME, {"question": LUNG}))
+
+    refused, answered = anyio.run(call)
+    assert refused.is_error and "CLINRAG_ALLOW_CORPUS_PATHS=1" in refused.content[0].text
+    assert not answered.is_error
+
+
 @pytest.mark.integration
 def test_tool_over_streamable_http_at_serve_mcp(guideline_index, tmp_path):
+    async def with_corpus(url: str):
+        async with Client(url, read_timeout_seconds=120) as client:
+            return await client.call_tool(TOOL_NAME, {"question": LUNG, "corpus": str(tmp_path / "any.jsonl")})
+
     with running_serve(tmp_path) as url:
         check(anyio.run(exercise, f"{url}/mcp"))
+        refused = anyio.run(with_corpus, f"{url}/mcp")  # over HTTP, corpus paths are off by default
+    assert refused.is_error and "CLINRAG_ALLOW_CORPUS_PATHS" in refused.content[0].text

@@ -52,8 +52,8 @@ def test_hf_backend_rejects_models_without_nli_labels(tmp_path):
 
 
 def test_unknown_backend_is_a_clear_error():
-    with pytest.raises(ValueError, match="expected one of lexical, feature, cross-encoder, cross-encoder-torch, "
-                                         "two-stage or a local Hugging Face"):
+    with pytest.raises(ValueError, match="expected one of cross-encoder, feature, two-stage, cross-encoder-torch, "
+                                         "lexical or a local Hugging Face"):
         get_nli_backend("/no/such/model")
 
 

@@ -72,7 +72,8 @@ def has_serve_command() -> bool:
 def running_server(tmp: Path) -> Iterator[str]:
     """``clinrag serve`` on a free loopback port (its own thread store); yields the base URL."""
     port = free_port()
-    env = {**os.environ, "CLINRAG_CHAT_DB": str(tmp / "threads.sqlite")}
+    env = {**{k: v for k, v in os.environ.items() if k not in ("CLINRAG_API_TOKEN", "CLINRAG_RATE_LIMIT")},
+           "CLINRAG_CHAT_DB": str(tmp / "threads.sqlite")}
     if has_serve_command():
         command = [str(CLINRAG), "serve", "--port", str(port), "--db", str(tmp / "threads.sqlite")]
     else:  # until `clinrag serve` is registered: the same app through uvicorn's factory
@@ -228,20 +229,42 @@ def test_insufficient_support_shows_the_score_beside_the_threshold(page_at):
     shot(page, "insufficient-1280x800.png")
 
 
-def test_follow_up_continues_the_thread(page_at):
+def graph_runs(calls: list[tuple[str, str]]) -> list[str]:
+    """The API calls of ``calls`` that run the graph (every other API call is cheap)."""
+    return [path for method, path in calls if method == "POST" and path.startswith("api/") and "/ask" in path]
+
+
+def test_follow_up_streams_into_the_thread_with_one_graph_run_per_question(page_at):
     page = page_at(1280, 800)
     calls = []
     page.on("request", lambda r: calls.append((r.method, r.url.split("/", 3)[3])))
     ask(page, PROSTATE)
+    assert [c for c in calls if c[0] == "POST"][0] == ("POST", "api/threads")  # the first question makes the thread
+    (first,) = graph_runs(calls)
+    assert first.startswith("api/threads/") and first.endswith("/ask/stream")
     page.fill("#follow", "and what about ACS?")
     page.press("#follow", "Enter")
     page.locator("#turns li").nth(1).wait_for(timeout=120_000)  # the second turn of the thread is listed
+    page.wait_for_selector("#step-answer.done, #step-answer.stopped", timeout=120_000)
     asked = page.locator("#asked").inner_text()
     assert "read as" in asked and "prostate" in asked.lower() and "ACS" in asked
-    assert ("POST", "api/threads") in calls
-    assert sum(1 for m, u in calls if m == "POST" and u.startswith("api/threads/") and u.endswith("/ask")) >= 1
+    assert graph_runs(calls) == [first, first]  # the follow-up streamed into the same thread; nothing re-sent
+    assert calls.count(("POST", "api/threads")) == 1
+    assert all(page.get_attribute(f"#step-{s}", "class") == "step done" for s in STEPS)  # streamed steps again
     assert "ACS" in page.locator("svg.evmap text.org").all_text_contents()
     assert page.errors == []
+
+
+def test_the_map_is_redrawn_when_the_window_is_resized(page_at):
+    page = page_at(1280, 800)
+    ask(page, MAMMOGRAPHY)
+    wide = float(page.get_attribute("svg.evmap", "width"))
+    page.set_viewport_size({"width": 800, "height": 800})
+    width = "() => parseFloat(document.querySelector('svg.evmap').getAttribute('width'))"
+    page.wait_for_function(f"w => ({width})() < w", arg=wide, timeout=5_000)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function(f"w => ({width})() === w", arg=wide, timeout=5_000)
+    assert page.locator("svg.evmap .mark.used").count() > 0 and page.errors == []
 
 
 def test_keyboard_reaches_the_map_and_opens_a_card(page_at):
@@ -262,7 +285,8 @@ def test_keyboard_reaches_the_map_and_opens_a_card(page_at):
     assert outline == "5px"  # the focus ring of a mark
     page.keyboard.press("Enter")
     assert f"[{doc}]" in page.evaluate("document.activeElement.textContent")
-    assert page.evaluate("document.querySelectorAll('button').length") == 2  # Ask and Ask follow-up are buttons
+    assert page.evaluate("[...document.querySelectorAll('#ask-button, #follow-button')].map(b => b.tagName)") == [
+        "BUTTON", "BUTTON"]
 
 
 def test_markup_in_questions_and_passages_is_shown_as_text(page_at):
@@ -294,7 +318,7 @@ def test_markup_in_questions_and_passages_is_shown_as_text(page_at):
             d["org"] = d["org"] if d["topic"] != "breast-cancer-screening" else d["org"] + XSS
         route.fulfill(response=response, json=body)
 
-    page.route("**/api/ask/stream", poison_stream)
+    page.route("**/ask/stream", poison_stream)
     page.route("**/api/corpus", poison_corpus)
     ask(page, MAMMOGRAPHY + " " + XSS)
     page.wait_for_selector("svg.evmap")
@@ -322,3 +346,38 @@ def test_390_px_wide_nothing_overflows_but_the_map(page_at):
     assert scroller.bounding_box()["x"] + scroller.bounding_box()["width"] <= 390
     assert page.evaluate("(s => s.scrollWidth > s.clientWidth)(document.querySelector('.map-scroll'))")
     shot(page, "answer-390.png", full_page=True)
+
+
+def test_a_server_with_an_access_token(browser, guideline_index, tmp_path):
+    """Opened as /?token=...: the token is kept for the tab and taken out of the address bar; a tab without it is
+    asked for it after the first 401 and goes on once it is typed in."""
+    from test_serve import uvicorn_thread
+
+    from clinrag.server.app import create_app
+    from clinrag.server.security import AccessSettings
+
+    token = "page-test-token"
+    app = create_app(chat_db=tmp_path / "threads.sqlite", access=AccessSettings(token=token))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        with uvicorn_thread(app) as url:
+            page = context.new_page()
+            page.goto(f"{url}/?token={token}")
+            assert page.url == f"{url}/"
+            assert page.evaluate("sessionStorage.getItem('clinrag-token')") == token
+            ask(page, PROSTATE)
+            assert page.locator("#step-answer.done").count() == 1 and page.locator("#token-form").is_hidden()
+
+            other = context.new_page()  # sessionStorage is per tab: this one has no token
+            other.goto(f"{url}/")
+            other.fill("#question", PROSTATE)
+            other.press("#question", "Enter")
+            other.wait_for_selector("#token-form", state="visible", timeout=30_000)
+            assert "access token" in other.locator("#error").inner_text()
+            other.fill("#token", token)
+            other.press("#token", "Enter")
+            assert other.locator("#token-form").is_hidden() and other.locator("#error").is_hidden()
+            ask(other, PROSTATE)
+            assert other.locator("#step-answer.done").count() == 1
+    finally:
+        context.close()

@@ -18,9 +18,11 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from clinrag.options import MAX_QUESTION_CHARS
 from clinrag.schema import AskResult
 from clinrag.server.app import create_app
-from clinrag.server.service import MAX_QUESTION_CHARS, ClinragService
+from clinrag.server.security import AccessSettings
+from clinrag.server.service import ClinragService
 
 CLINRAG = Path(sys.executable).parent / "clinrag"
 LUNG = "Who is eligible for lung cancer screening?"
@@ -30,8 +32,9 @@ EVENT_ORDER = ["clinrag.scope", "clinrag.evidence", "clinrag.contradictions", "c
 
 @pytest.fixture(scope="module")
 def client(guideline_index, tmp_path_factory) -> Iterator[TestClient]:
-    """The app over the test session's index, with its own thread store; lifespan run (index loaded once)."""
-    app = create_app(chat_db=tmp_path_factory.mktemp("serve") / "threads.sqlite")
+    """The app over the test session's index, with its own thread store; lifespan run (index loaded once). No rate
+    limit here (tests/test_serve_security.py tests it): these tests make more than a minute's worth of calls."""
+    app = create_app(chat_db=tmp_path_factory.mktemp("serve") / "threads.sqlite", access=AccessSettings(rate_limit=0))
     with TestClient(app) as test_client:
         yield test_client
 
@@ -149,6 +152,31 @@ def test_threads_resolve_follow_ups_and_keep_the_transcript(client):
     assert client.post("/api/threads").json()["thread_id"] != thread
 
 
+def test_thread_stream_sends_the_events_then_the_turn_and_resolves_follow_ups(client):
+    thread = client.post("/api/threads").json()["thread_id"]
+    response = client.post(f"/api/threads/{thread}/ask/stream", json={"question": PROSTATE})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+    first = parse_sse(response.text)
+    assert [name for name, _ in first] == EVENT_ORDER
+    assert first[4][1]["thread_id"] == thread and first[4][1]["follow_up"] is None
+    assert first[4][1]["decision"] == "answer" and first[4][1]["question"] == PROSTATE
+
+    events = parse_sse(client.post(f"/api/threads/{thread}/ask/stream", json={"question": "and what about ACS?"}).text)
+    assert [name for name, _ in events] == ["clinrag.follow_up", *EVENT_ORDER]
+    follow_up = events[0][1]
+    assert follow_up["asked"] == "and what about ACS?" and follow_up["previous"] == PROSTATE
+    assert "ACS" in follow_up["resolved"] and "prostate" in follow_up["resolved"].lower()
+    turn = events[5][1]
+    assert turn["thread_id"] == thread and turn["question"] == follow_up["resolved"]
+    assert turn["follow_up"] == {k: follow_up[k] for k in turn["follow_up"]}
+    assert any(e["org"] == "ACS" for e in turn["evidence"])
+    AskResult.model_validate({k: v for k, v in turn.items() if k not in ("thread_id", "follow_up")})
+    transcript = client.get(f"/api/threads/{thread}").json()
+    assert transcript["turns"] == 2 and transcript["messages"][2]["content"] == "and what about ACS?"
+    assert_json_error(client.post("/api/threads/not%20a%20name!/ask/stream", json={"question": LUNG}), 422,
+                      "invalid_thread_id")
+
+
 def test_corpus_lists_every_document_with_its_metadata(client):
     documents = client.get("/api/corpus").json()["documents"]
     assert len(documents) == 33
@@ -175,7 +203,8 @@ def test_healthz(client):
     (b'["Who should be screened?"]', 422, "invalid_request"),
     (b"{}", 422, "invalid_request"),
 ])
-@pytest.mark.parametrize("path", ["/api/ask", "/api/ask/stream", "/api/threads/bad-requests/ask"])
+@pytest.mark.parametrize("path", ["/api/ask", "/api/ask/stream", "/api/threads/bad-requests/ask",
+                                  "/api/threads/bad-requests/ask/stream"])
 def test_bad_requests_get_a_json_4xx(client, path, body, status, code):
     assert_json_error(client.post(path, content=body, headers={"content-type": "application/json"}), status, code)
 
@@ -221,19 +250,26 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def serve_env(tmp_path: Path) -> dict[str, str]:
-    """The test session's environment (its index root: nothing is rebuilt) plus a private thread store."""
-    return {**os.environ, "CLINRAG_CHAT_DB": str(tmp_path / "threads.sqlite"), "PYTHONUNBUFFERED": "1"}
+ACCESS_VARIABLES = ("CLINRAG_API_TOKEN", "CLINRAG_RATE_LIMIT", "CLINRAG_ALLOW_CORPUS_PATHS")
+
+
+def serve_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The test session's environment (its index root: nothing is rebuilt) plus a private thread store, without
+    access settings of the caller's shell (the default ones unless ``extra`` sets them)."""
+    env = {k: v for k, v in os.environ.items() if k not in ACCESS_VARIABLES}
+    return {**env, "CLINRAG_CHAT_DB": str(tmp_path / "threads.sqlite"), "PYTHONUNBUFFERED": "1", **extra}
 
 
 @contextmanager
-def running_serve(tmp_path: Path, *args: str) -> Iterator[str]:
-    """``clinrag serve`` on a free loopback port; yields its base URL once /healthz answers."""
+def running_serve(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """``clinrag serve`` on a free loopback port (``env``: extra variables); yields its base URL once /healthz
+    answers."""
     port = free_port()
     log_path = tmp_path / "serve.log"
     with log_path.open("w") as log:
         proc = subprocess.Popen([str(CLINRAG), "serve", "--port", str(port), *args], stdout=log,
-                                stderr=subprocess.STDOUT, env=serve_env(tmp_path), start_new_session=True)
+                                stderr=subprocess.STDOUT, env=serve_env(tmp_path, **(env or {})),
+                                start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120

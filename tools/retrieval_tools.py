@@ -65,7 +65,8 @@ def temporal_search(
     as_of: dt.date | None = None, lam: float = 0.7, alpha: float = 0.7, condition: str | None = None,
 ) -> list[dict]:
     """Search by publication date: filter by year range or an as-of date, then rank by
-    S = alpha*MMR + (1-alpha)*recency, so results are relevant, not redundant, and spread toward recent years."""
+    S = alpha*MMR + (1-alpha)*recency, so results are relevant, not redundant, and spread toward recent years.
+    Only documents on the query's topic, each once; with as_of, each labelled with its status at that date."""
     ctx = Context()
     index = get_index(ctx.corpus_path, ctx.index_dir)
     condition = condition or ctx.retrieval_condition
@@ -75,8 +76,8 @@ def temporal_search(
             pool=ctx.contradiction_pool, nli_backend=ctx.nli_backend, pair_threshold=ctx.pair_similarity_threshold,
         ).evidence
     else:
-        items = temporal_search_passages(
+        items = temporal_search_passages(  # one passage per document: K slots are K documents
             index, query, k=k, lam=lam, alpha=alpha, year_from=year_from, year_to=year_to, as_of=as_of,
-            pool=ctx.candidate_pool,
+            pool=ctx.candidate_pool, per_document=True,
         )
     return [item.model_dump() for item in items]

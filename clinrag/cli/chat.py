@@ -44,8 +44,8 @@ def run_chat(
 
     from clinrag.cli.display import print_result
     from clinrag.cli.live import print_event
-    from clinrag.run import to_result
-    from clinrag.threads import COMMANDS, chat_db_path, chat_graph, chat_turn, transcript
+    from clinrag.run import InputError, to_result
+    from clinrag.threads import COMMANDS, chat_db_path, chat_graph, chat_turn, thread_store, transcript
 
     console = console or Console()
     read_line = read_line or (lambda: _read_turn(console))
@@ -72,15 +72,19 @@ def run_chat(
                 continue
             if not text:
                 continue
-            state = chat_turn(graph, thread, text, context, on_event=lambda event: print_event(console, event))
+            try:
+                state = chat_turn(graph, thread, text, context, on_event=lambda event: print_event(console, event))
+            except InputError as e:  # a question clinrag cannot take: say why and keep the chat going
+                console.print(f"[yellow]{escape(e.message)}[/yellow]")
+                continue
             print_result(to_result(state), console)
-    console.print(f"[dim]Thread saved in {escape(str(db_path))}; resume with: clinrag chat --thread "
+    console.print(f"[dim]Thread saved in {escape(thread_store(db_path))}; resume with: clinrag chat --thread "
                   f"{escape(thread)}[/dim]")
     return 0
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from clinrag.threads import chat_db_path, chat_graph, list_threads, new_thread_name
+    from clinrag.threads import chat_db_path, chat_graph, list_threads, new_thread_name, thread_store
 
     db_path = Path(args.db).expanduser() if args.db else chat_db_path()
     if args.list:
@@ -89,7 +93,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
         for name, questions in threads.items():
             print(f"{name}\t{questions} questions")
         if not threads:
-            print(f"no threads in {db_path}")
+            print(f"no threads in {thread_store(db_path)}")
         return 0
     ctx = context_from_args(args)
     ensure_index(ctx)

@@ -12,9 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+from clinrag.options import RETRIEVERS
+
 # Kept literal so that building the parser imports nothing heavy; checked against the modules in the tests.
 BENCHMARK_CHOICES = ("medqa", "medmcqa", "mmlu", "pubmedqa", "bioasq")
-RETRIEVER_CHOICES = ("chr", "dense", "bm25", "hyde", "query2doc", "rrf")
+RETRIEVER_CHOICES = RETRIEVERS
 HYPOTHESIS_CHOICES = ("llm", "options", "oracle")
 
 

@@ -1,4 +1,8 @@
-"""Rich terminal rendering of a result: the evidence map, then the answer."""
+"""Rich terminal rendering of a result: the evidence map, then the answer.
+
+Every string that comes from the corpus or the question is escaped (``rich.markup.escape``) or wrapped in
+``Text``: a passage holding ``[bold]`` or ``[link=...]`` is printed literally, never as rich markup.
+"""
 
 from __future__ import annotations
 
@@ -54,8 +58,9 @@ def print_result(
         for e in result.evidence:
             status = "[red]superseded[/red]" if e["status"] == "superseded" else "[green]current[/green]"
             flag = f"{e['contradiction_salience']:.2f}" + (" [yellow]![/yellow]" if e["doc_id"] in flagged else "")
-            table.add_row(e["org"], e["doc_id"], e["issued"] or "-", status, f"{e['score']:.4f}",
-                          f"{e['support_score']:.2f}", flag)
+            # corpus text is printed as text: a "[bold]" in an org or doc_id is not rich markup
+            table.add_row(escape(str(e["org"])), escape(str(e["doc_id"])), escape(str(e["issued"] or "-")), status,
+                          f"{e['score']:.4f}", f"{e['support_score']:.2f}", flag)
         console.print(table)
     for kind in ("disagreement", "change"):
         table = disagreement_table(result.disagreements, kind)

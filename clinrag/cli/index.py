@@ -19,7 +19,13 @@ def cmd_index_build(args: argparse.Namespace) -> int:
             print(f"index at {index_dir} is up to date")
             return 0
         print(f"building index at {index_dir}: {reason}")
-    out = build_index(corpus, index_dir, show_progress=True, pair_scores=not args.no_pair_scores)
+    if args.ray or args.address:
+        from clinrag.tools.index.ray_build import build_index_ray
+
+        out = build_index_ray(corpus, index_dir, address=args.address, show_progress=True,
+                              pair_scores=not args.no_pair_scores)
+    else:
+        out = build_index(corpus, index_dir, show_progress=True, pair_scores=not args.no_pair_scores)
     print(f"index written to {out}")
     return 0
 
@@ -34,4 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     build_p.add_argument("--no-pair-scores", action="store_true",
                          help="skip the index-time NLI scores of sentence pairs (the contradiction check then scores "
                               "pairs when questions meet them)")
+    build_p.add_argument("--ray", action="store_true",
+                         help="embed passages and sentences on Ray actors (clinrag[scale]; docs/scale.md)")
+    build_p.add_argument("--address", help="the Ray cluster to join (implies --ray; default: a local Ray, 2 CPUs)")
     build_p.set_defaults(func=cmd_index_build)

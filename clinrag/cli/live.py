@@ -1,4 +1,7 @@
-"""Live status lines while a question runs: clinrag's custom stream events (``clinrag.graph.events``) in rich."""
+"""Live status lines while a question runs: clinrag's custom stream events (``clinrag.graph.events``) in rich.
+
+Every string from the corpus or the question is escaped (``rich.markup.escape``): corpus text prints as text.
+"""
 
 from __future__ import annotations
 
@@ -35,7 +38,8 @@ def event_lines(event: dict) -> list[str]:
         items = event["items"]
         docs = {i["doc_id"]: i for i in items}
         lines = [f"evidence: {len(items)} passages from {len(docs)} documents"]
-        lines += [f"  {escape(i['org'])} {_cite(i['doc_id'])} issued {i['issued'] or 'undated'}, {_status(i)}, "
+        lines += [f"  {escape(str(i['org']))} {_cite(i['doc_id'])} issued {escape(str(i['issued'] or 'undated'))}, "
+                  f"{_status(i)}, "
                   f"support {i['support_score']:.2f}" for i in list(docs.values())[:MAX_DOCS_LISTED]]
         return lines
     if kind == "clinrag.contradictions":

@@ -46,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, ValueError, ChatModelError) as e:  # ValueError includes ContextError
         print(f"clinrag: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # a full disk, a permission denied: one line, the index and corpus are left as they were
+        print(f"clinrag: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

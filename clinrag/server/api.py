@@ -20,6 +20,10 @@ Endpoints (shapes are stable; the page and the tests rely on them):
     (``CLINRAG_CHAT_DB``); a follow-up ("and what about ACS?") is resolved against the earlier turns. Returns the
     AskResult of the turn (``question`` = the resolved question) plus ``thread_id`` and ``follow_up``
     ({asked, previous, resolved, method} or null).
+``POST /api/threads/{thread_id}/ask/stream``
+    The same turn streamed as ``/api/ask/stream`` streams it (a follow-up first sends ``clinrag.follow_up``), then
+    ``event: result`` with what ``/api/threads/{thread_id}/ask`` returns, then ``end``. The page asks every question
+    this way. A turn runs to its end (and is stored) even if the client goes away.
 ``GET /api/threads/{thread_id}``
     ``{"thread_id", "turns": int, "messages": [{"role": "human" | "ai", "content": str}]}``.
 ``GET /api/corpus``
@@ -28,9 +32,11 @@ Endpoints (shapes are stable; the page and the tests rely on them):
     ``{"status": "ok", "corpus_documents": int, "index": "ready"}``.
 
 Errors are JSON, never a traceback: ``{"error": {"code": str, "message": str}}`` with status 400 (``invalid_json``),
-404 (``not_found``), 405 (``method_not_allowed``), 413 (``body_too_large``), 422 (``invalid_request``,
-``empty_question``, ``question_too_long`` over ``MAX_QUESTION_CHARS`` = 2000 characters, ``invalid_thread_id``) or
-500 (``internal_error``; the traceback goes to the server log only).
+401 (``unauthorized``), 404 (``not_found``), 405 (``method_not_allowed``), 413 (``body_too_large``, over
+``MAX_BODY_BYTES`` = 64 KiB), 422 (``invalid_request``, ``empty_question``, ``question_too_long`` over
+``MAX_QUESTION_CHARS`` = 2000 characters, ``invalid_thread_id``), 429 (``rate_limited``, with ``Retry-After``) or
+500 (``internal_error``; the traceback goes to the server log only). 401 and 429 come from
+``clinrag.server.security`` (access token and rate limit).
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ import functools
 import json
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -48,12 +54,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from clinrag.server.service import ClinragService, RequestError, new_thread_id, parse_question
+from clinrag.server.security import MAX_BODY_BYTES
+from clinrag.server.service import ClinragService, RequestError, check_thread_id, new_thread_id, parse_question
 
 log = logging.getLogger("clinrag.server")
 
-MAX_BODY_BYTES = 64 * 1024
-"""Largest request body read (bytes); a longer one is refused with 413 before it is parsed."""
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 
@@ -130,10 +135,9 @@ def sse(event: str, data: object) -> str:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-@json_errors
-async def ask_stream(request: Request) -> Response:
-    q = parse_question(await read_json(request))  # a bad request is a JSON 4xx, before any event is sent
-    service = service_of(request)
+def event_stream(items: Callable[[threading.Event], Iterator[tuple[str, dict]]]) -> StreamingResponse:
+    """Server-sent events of ``items(cancelled)`` (run in a worker thread; each event is sent the moment it is made),
+    then ``end``; a failure sends ``error`` then ``end``. ``cancelled`` is set once the client has gone away."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
     cancelled = threading.Event()
@@ -144,10 +148,12 @@ async def ask_stream(request: Request) -> Response:
         except RuntimeError:  # the loop is gone (server shutting down)
             cancelled.set()
 
-    def produce() -> None:  # in a worker thread: each event is forwarded the moment the graph emits it
+    def produce() -> None:
         try:
-            for item in service.stream(q, cancelled):
+            for item in items(cancelled):
                 put(item)
+        except RequestError as e:
+            put(("error", {"error": {"code": e.code, "message": e.message}}))
         except Exception as e:  # noqa: BLE001
             log.error("streamed run failed", exc_info=e)
             put(("error", {"error": {"code": "internal_error", "message": "the run failed (see the server log)"}}))
@@ -161,10 +167,17 @@ async def ask_stream(request: Request) -> Response:
                 yield sse(*item)
             yield sse("end", {})
         finally:
-            cancelled.set()  # the client went away: the graph stops at its next event
+            cancelled.set()  # the client went away: a thread-less graph stops at its next event
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
+
+@json_errors
+async def ask_stream(request: Request) -> Response:
+    q = parse_question(await read_json(request))  # a bad request is a JSON 4xx, before any event is sent
+    service = service_of(request)
+    return event_stream(lambda cancelled: service.stream(q, cancelled))
 
 
 @json_errors
@@ -177,6 +190,14 @@ async def thread_ask(request: Request) -> Response:
     q = parse_question(await read_json(request))
     thread_id = request.path_params["thread_id"]
     return JSONResponse(await run_in_threadpool(service_of(request).thread_ask, thread_id, q))
+
+
+@json_errors
+async def thread_ask_stream(request: Request) -> Response:
+    q = parse_question(await read_json(request))
+    thread_id = check_thread_id(request.path_params["thread_id"])  # 422 before any event is sent
+    service = service_of(request)
+    return event_stream(lambda _cancelled: service.thread_stream(thread_id, q))  # a turn is never cut short
 
 
 @json_errors
@@ -200,6 +221,7 @@ ROUTES = [
     Route("/api/ask/stream", ask_stream, methods=["POST"]),
     Route("/api/threads", new_thread, methods=["POST"]),
     Route("/api/threads/{thread_id}/ask", thread_ask, methods=["POST"]),
+    Route("/api/threads/{thread_id}/ask/stream", thread_ask_stream, methods=["POST"]),
     Route("/api/threads/{thread_id}", thread_transcript, methods=["GET"]),
     Route("/api/corpus", corpus, methods=["GET"]),
 ]

@@ -7,7 +7,11 @@ tool at ``/mcp`` (see ``clinrag.server.mcp_server``) and ``/healthz``.
 DNS-rebinding protection (on for loopback hosts). At startup each worker loads the index once (building it when
 missing or stale); the graph and the encoders are loaded once per process and cached.
 
-No CORS headers are sent: the page is served from the same origin, and other origins are not allowed.
+Access control (``clinrag.server.security``): with ``CLINRAG_API_TOKEN`` set, ``/api/*`` and ``/mcp`` need
+``Authorization: Bearer <token>``; a rate limit per caller (``CLINRAG_RATE_LIMIT`` requests per minute, default 60);
+the MCP tool's ``corpus`` input (a path on this machine) only with ``CLINRAG_ALLOW_CORPUS_PATHS=1``. The page and
+``/healthz`` stay open. No CORS headers are sent: the page is served from the same origin, and other origins are
+not allowed.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from clinrag.context import Context
 from clinrag.server import api
 from clinrag.server.mcp_server import build_mcp
+from clinrag.server.security import AccessControl, AccessSettings
 from clinrag.server.service import ClinragService
 
 log = logging.getLogger("clinrag.server")
@@ -39,7 +44,8 @@ PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>clinrag</title></head>
 <body><h1>clinrag</h1>
 <p>The page is not installed. The API: <code>POST /api/ask</code>, <code>POST /api/ask/stream</code>,
-<code>POST /api/threads</code>, <code>GET /api/corpus</code>, <code>GET /healthz</code>; MCP at <code>/mcp</code>.</p>
+<code>POST /api/threads</code>, <code>POST /api/threads/{id}/ask/stream</code>, <code>GET /api/corpus</code>,
+<code>GET /healthz</code>; MCP at <code>/mcp</code>.</p>
 <p>Published-guideline evidence, not medical advice.</p></body></html>
 """
 
@@ -76,15 +82,17 @@ class SecurityHeaders:
 
 
 def create_app(context: Context | None = None, *, chat_db: Path | None = None, host: str | None = None,
-               warm: bool = True) -> Starlette:
+               warm: bool = True, access: AccessSettings | None = None) -> Starlette:
     """The app over ``context`` (default: ``Context()``, i.e. the ``CLINRAG_*`` variables, then the defaults).
 
     ``chat_db``: SQLite store of the threads (default: ``CLINRAG_CHAT_DB``, else the user data directory).
     ``host``: the host the server is bound to (default: ``CLINRAG_SERVE_HOST``, else 127.0.0.1); for a loopback
     host ``/mcp`` refuses requests whose Host or Origin header is not loopback (DNS-rebinding protection).
-    ``warm``: load the index at startup rather than on the first request."""
+    ``warm``: load the index at startup rather than on the first request.
+    ``access``: access token, rate limit and MCP corpus paths (default: ``AccessSettings.from_env()``)."""
+    access = access or AccessSettings.from_env()
     service = ClinragService(context, chat_db=chat_db)
-    mcp = build_mcp(service)
+    mcp = build_mcp(service, allow_corpus_paths=access.allow_corpus_paths)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True,
                                       host=host or os.environ.get(HOST_VARIABLE, "127.0.0.1"))
 
@@ -112,5 +120,7 @@ def create_app(context: Context | None = None, *, chat_db: Path | None = None, h
         exception_handlers={HTTPException: api.http_exception_handler, Exception: api.unhandled_exception_handler},
     )
     app.state.service = service
-    app.add_middleware(SecurityHeaders)
+    app.state.access = access
+    app.add_middleware(AccessControl, settings=access)
+    app.add_middleware(SecurityHeaders)  # outermost: on the 401 and 429 answers too
     return app

@@ -7,8 +7,9 @@ abstain reason, the cited doc_ids and how many disagreements were found.
 
 Input: ``question`` (str, at most ``MAX_QUESTION_CHARS`` characters), optional ``as_of`` (``YYYY-MM-DD``; noted
 and ignored while the graph has no as-of input) and optional ``corpus`` (path of a corpus JSONL on the server's
-machine; default: the server's corpus). Errors a caller can fix (empty or over-long question, malformed date,
-unreadable corpus) come back as tool errors (``isError``) with a one-line message.
+machine; default: the server's corpus; over HTTP only with ``CLINRAG_ALLOW_CORPUS_PATHS=1``). Errors a caller
+can fix (empty or over-long question, malformed date, unreadable or refused corpus) come back as tool errors
+(``isError``) with a one-line message.
 
 ``clinrag mcp`` serves it over stdio; ``clinrag serve`` mounts it at ``/mcp`` (streamable HTTP, stateless, so it
 works across ``--workers``).
@@ -23,8 +24,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
+from clinrag.options import MAX_QUESTION_CHARS
 from clinrag.schema import AskResult
-from clinrag.server.service import MAX_QUESTION_CHARS, ClinragService, RequestError, parse_question, summary
+from clinrag.server.security import CORPUS_PATHS_VARIABLE
+from clinrag.server.service import ClinragService, RequestError, parse_question
 
 TOOL_NAME = "clinrag_evidence_map"
 TOOL_DESCRIPTION = (
@@ -41,8 +44,16 @@ INSTRUCTIONS = (
 )
 
 
-def build_mcp(service: ClinragService | None = None) -> MCPServer:
-    """An ``MCPServer`` whose tool runs questions through ``service`` (default: one over the default Context)."""
+CORPUS_REFUSED = (f"the 'corpus' input is turned off on this server (it reads a path on the server's machine); "
+                  f"leave it out, or start the server with {CORPUS_PATHS_VARIABLE}=1")
+
+
+def build_mcp(service: ClinragService | None = None, *, allow_corpus_paths: bool = True) -> MCPServer:
+    """An ``MCPServer`` whose tool runs questions through ``service`` (default: one over the default Context).
+
+    ``allow_corpus_paths``: whether the tool takes the ``corpus`` input, which reads any file the server's user can
+    read. ``clinrag mcp`` (stdio: the client runs the server as itself) keeps it; the HTTP mount of ``clinrag serve``
+    turns it off unless ``CLINRAG_ALLOW_CORPUS_PATHS=1``. Turned off, a call with ``corpus`` is a tool error."""
     service = service or ClinragService()
     server = MCPServer("clinrag", title="clinrag evidence map", description=TOOL_DESCRIPTION,
                        instructions=INSTRUCTIONS, log_level="WARNING")
@@ -61,6 +72,8 @@ def build_mcp(service: ClinragService | None = None) -> MCPServer:
         """Run one question through clinrag; structured content = the AskResult, text = a short summary."""
         from clinrag.documents import CorpusError
 
+        if corpus and not allow_corpus_paths:
+            raise ToolError(CORPUS_REFUSED)
         try:
             q = parse_question({"question": question, "as_of": as_of})
             result, notes = service.ask(q, corpus=corpus)
@@ -75,6 +88,22 @@ def build_mcp(service: ClinragService | None = None) -> MCPServer:
                                     open_world_hint=False),
     )
     return server
+
+
+def summary(result: dict, notes: list[str] | None = None) -> str:
+    """A few lines for a reader (the MCP text content): decision, abstain reason, cited doc_ids, disagreements."""
+    lines = [f"decision: {result['decision']}"]
+    if result["decision"] == "abstain":
+        lines.append(f"abstain reason: {result.get('abstain_reason')} - {result.get('reason') or ''}".rstrip(" -"))
+    cited = list(dict.fromkeys(e["doc_id"] for e in result.get("evidence") or []))
+    lines.append("cited: " + (", ".join(cited) if cited else "none"))
+    disagreements = result.get("disagreements") or []
+    lines.append(f"disagreements: {len(disagreements)}" + "".join(
+        f"\n- {d['kind']} on {d['facet']} of {d['intervention']}: "
+        + "; ".join(f"{v['org']} {v['value']} [{v['doc_id']}]" for v in d["values"]) for d in disagreements))
+    lines.extend(f"note: {n}" for n in notes or [])
+    lines.append("Published-guideline evidence, not medical advice.")
+    return "\n".join(lines)
 
 
 def run_stdio(service: ClinragService | None = None) -> None:

@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from clinrag.context import Context
+from clinrag.run import InputError, validate_question
 
 log = logging.getLogger("clinrag.server")
 
-MAX_QUESTION_CHARS = 2000
-"""Longest question accepted (characters, after stripping whitespace), by the API and the MCP tool alike."""
 MAX_K = 20
 """Largest ``k`` (evidence passages) a request may ask for."""
 THREAD_ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
@@ -67,12 +66,10 @@ def parse_question(body: Any) -> Question:
         raise RequestError("invalid_request", "'question' is required")
     if not isinstance(question, str):
         raise RequestError("invalid_request", f"'question' must be a string, not {_json_type(question)}")
-    question = question.strip()
-    if not question:
-        raise RequestError("empty_question", "'question' is empty")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise RequestError("question_too_long",
-                           f"'question' has {len(question)} characters; the maximum is {MAX_QUESTION_CHARS}")
+    try:  # the same checks as every entry point (length, NUL, valid Unicode)
+        question = validate_question(question)
+    except InputError as e:
+        raise RequestError(e.code, f"'question': {e.message}") from None
     k = body.get("k")
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K):
         raise RequestError("invalid_request", f"'k' must be an integer from 1 to {MAX_K}")
@@ -217,18 +214,35 @@ class ClinragService:
     def thread_ask(self, thread_id: str, q: Question) -> dict:
         """One turn on ``thread_id``: the AskResult of the (resolved) question, with ``thread_id`` and
         ``follow_up`` (how the turn was resolved against the earlier ones, or null)."""
-        from clinrag.run import to_result
         from clinrag.threads import chat_turn
 
         check_thread_id(thread_id)
         _, context, notes = self.prepare(q)
         with self._thread_lock(thread_id):
             state = chat_turn(self._chat(), thread_id, q.question, context)
-        out = to_result(state).model_dump(mode="json")
-        out.update(thread_id=thread_id, follow_up=state.get("follow_up"))
-        if notes:
-            out["notes"] = notes
-        return out
+        return _thread_result(state, thread_id, notes)
+
+    def thread_stream(self, thread_id: str, q: Question) -> Iterator[tuple[str, dict]]:
+        """One turn on ``thread_id``, streamed as :meth:`stream` streams (``clinrag.follow_up`` first when the turn
+        is a follow-up), then ``result``: what :meth:`thread_ask` returns.
+
+        The turn runs to its end even when nobody reads on (the thread's checkpoint never holds half a turn), and
+        turns on one thread run one after the other."""
+        from langchain_core.messages import HumanMessage
+
+        from clinrag.threads import thread_config
+
+        check_thread_id(thread_id)
+        _, context, notes = self.prepare(q)
+        final: dict = {}
+        with self._thread_lock(thread_id):
+            for mode, chunk in self._chat().stream({"messages": [HumanMessage(q.question)]}, thread_config(thread_id),
+                                                   context=context, stream_mode=["custom", "values"]):
+                if mode == "values":
+                    final = chunk
+                elif isinstance(chunk, dict) and str(chunk.get("type", "")).startswith("clinrag."):
+                    yield chunk["type"], chunk
+        yield "result", _thread_result(final, thread_id, notes)
 
     def transcript(self, thread_id: str) -> dict:
         """The thread so far: ``{"thread_id", "turns", "messages": [{"role": "human"|"ai", "content"}]}``
@@ -253,6 +267,17 @@ def _documents(corpus_path: str, _mtime_ns: int) -> list:
     return load_documents(corpus_path)
 
 
+def _thread_result(state: dict, thread_id: str, notes: list[str]) -> dict:
+    """The AskResult JSON of a thread turn's final state, with ``thread_id``, ``follow_up`` and any notes."""
+    from clinrag.run import to_result
+
+    out = to_result(state).model_dump(mode="json")
+    out.update(thread_id=thread_id, follow_up=state.get("follow_up"))
+    if notes:
+        out["notes"] = notes
+    return out
+
+
 def _graph_takes_as_of() -> bool:
     from clinrag.graph.state import InputState
 
@@ -269,19 +294,3 @@ def _text(content: Any) -> str:
     if isinstance(content, list):  # content blocks
         return "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
     return str(content)
-
-
-def summary(result: dict, notes: list[str] | None = None) -> str:
-    """A few lines for a reader (the MCP text content): decision, abstain reason, cited doc_ids, disagreements."""
-    lines = [f"decision: {result['decision']}"]
-    if result["decision"] == "abstain":
-        lines.append(f"abstain reason: {result.get('abstain_reason')} - {result.get('reason') or ''}".rstrip(" -"))
-    cited = list(dict.fromkeys(e["doc_id"] for e in result.get("evidence") or []))
-    lines.append("cited: " + (", ".join(cited) if cited else "none"))
-    disagreements = result.get("disagreements") or []
-    lines.append(f"disagreements: {len(disagreements)}" + "".join(
-        f"\n- {d['kind']} on {d['facet']} of {d['intervention']}: "
-        + "; ".join(f"{v['org']} {v['value']} [{v['doc_id']}]" for v in d["values"]) for d in disagreements))
-    lines.extend(f"note: {n}" for n in notes or [])
-    lines.append("Published-guideline evidence, not medical advice.")
-    return "\n".join(lines)

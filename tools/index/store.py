@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from clinrag import __version__
-from clinrag.documents import corpus_hash, load_documents, load_scope
+from clinrag.documents import CorpusError, corpus_hash, load_documents, load_scope
 from clinrag.paths import BUILTIN_CORPUS, index_root
 from clinrag.schema import Document, Passage, ScopeDeclaration
 from clinrag.tools.frames.storage import extractor_fingerprint
@@ -147,8 +147,10 @@ def stale_reason(index_dir: Path, docs: list[Document]) -> str | None:
     if not manifest_path.is_file():
         return "no index built yet"
     try:
-        manifest = json.loads(manifest_path.read_text())
-    except json.JSONDecodeError:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (ValueError, OSError):  # not JSON, not UTF-8, or not readable
+        return "manifest is unreadable"
+    if not isinstance(manifest, dict):
         return "manifest is unreadable"
     checks = {
         "format": INDEX_FORMAT,
@@ -244,6 +246,16 @@ def build_index(
             index_dir.rename(old)
         tmp.rename(index_dir)
         shutil.rmtree(old, ignore_errors=True)
+    except OSError as e:  # a full disk, a read-only folder: say where, and that the old index is untouched
+        shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            free = f"; {shutil.disk_usage(index_dir.parent).free // 2**20} MiB free there"
+        except OSError:
+            free = ""
+        detail = e.strerror or " ".join(str(e).split())
+        message = (f"cannot write the index in {index_dir.parent} ({detail}{free}); the existing index, if any, "
+                   "is unchanged")
+        raise (OSError(e.errno, message) if e.errno else OSError(message)) from e
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -298,31 +310,65 @@ class CorpusIndex:
 
     @classmethod
     def load(cls, corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None) -> CorpusIndex:
-        """Load the index for a corpus, (re)building it when missing, stale or foreign."""
+        """Load the index for a corpus, (re)building it when missing, stale or foreign, and once more when its files
+        cannot be read (truncated vectors or FAISS file, vector counts that do not match the passages, a broken
+        ``passages.jsonl``). An index that still cannot be read after that rebuild raises :class:`StaleIndexError`
+        with a one-line message; a malformed corpus raises CorpusError before anything on disk is touched."""
         corpus_path = Path(corpus_path)
         docs = load_documents(corpus_path)
         index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path, docs)
+        _restore_interrupted_swap(index_dir)
         reason = stale_reason(index_dir, docs)
         if reason:
             log.warning("Rebuilding index at %s: %s", index_dir, reason)
             build_index(corpus_path, index_dir)
+        try:
+            return cls._read(corpus_path, index_dir, docs)
+        except CorpusError:
+            raise  # the corpus's scope file, not the index
+        except Exception as e:  # any unreadable file means the index cannot be used as it is
+            problem = _load_problem(index_dir, e)
+            if reason:  # just built, and still unreadable: do not loop
+                raise problem from None
+        _print_status(f"rebuilding the index at {index_dir}: {problem}")
+        log.warning("Rebuilding index at %s: %s", index_dir, problem)
+        build_index(corpus_path, index_dir)
+        try:
+            return cls._read(corpus_path, index_dir, docs)
+        except CorpusError:
+            raise
+        except Exception as e:
+            raise _load_problem(index_dir, e) from None
+
+    @classmethod
+    def _read(cls, corpus_path: Path, index_dir: Path, docs: list[Document]) -> CorpusIndex:
+        """Read a built index folder; any file that is unreadable or inconsistent raises (see :meth:`load`)."""
         faiss_index = _load_vector_index(index_dir)
+        if getattr(faiss_index, "d", EMBEDDING_DIM) != EMBEDDING_DIM:
+            raise StaleIndexError(f"vectors have dimension {faiss_index.d}, expected {EMBEDDING_DIM}")
         with (index_dir / "passages.jsonl").open(encoding="utf-8") as fh:
-            passages = [Passage.model_validate_json(line) for line in fh]
+            passages = [_passage(line, n) for n, line in enumerate(fh, start=1)]
         if faiss_index.ntotal != len(passages):
-            raise StaleIndexError(f"{index_dir}: {faiss_index.ntotal} vectors for {len(passages)} passages")
+            raise StaleIndexError(f"{faiss_index.ntotal} vectors for {len(passages)} passages")
         vectors = faiss_index.reconstruct_n(0, faiss_index.ntotal)
         sentences = json.loads((index_dir / "sentences.json").read_text())
         sentence_vectors = np.load(index_dir / "sentences.npy")
-        if len(sentence_vectors) != sum(map(len, sentences)):
-            raise StaleIndexError(f"{index_dir}: sentence vectors do not match the passages")
+        if len(sentences) != len(passages):
+            raise StaleIndexError(f"sentence lists for {len(sentences)} passages, {len(passages)} passages")
+        if sentence_vectors.ndim != 2 or len(sentence_vectors) != sum(map(len, sentences)) or (
+                sentence_vectors.shape[1] != EMBEDDING_DIM):
+            raise StaleIndexError("sentence vectors do not match the passages")
+        texts = json.loads((index_dir / "corpus_texts.json").read_text())
+        text_vectors = np.load(index_dir / "corpus_texts.npy")
+        if text_vectors.ndim != 2 or len(text_vectors) != len(texts):
+            raise StaleIndexError("corpus text vectors do not match the corpus texts")
         prime_cache([s for sents in sentences for s in sents], sentence_vectors)
         prime_sentences([p.text for p in passages], sentences)  # as split at build: no pysbd at query time
-        prime_cache(json.loads((index_dir / "corpus_texts.json").read_text()), np.load(index_dir / "corpus_texts.npy"))
+        prime_cache(texts, text_vectors)
         tokens = [content_tokens(embedding_text(p)) for p in passages]
         bm25 = StoredBM25.load(index_dir)
         if bm25.num_docs != len(passages):
-            raise StaleIndexError(f"{index_dir}: BM25 weights for {bm25.num_docs} passages, {len(passages)} passages")
+            raise StaleIndexError(f"BM25 weights for {bm25.num_docs} passages, {len(passages)} passages")
         n = len(passages)
         df = Counter(t for toks in tokens for t in set(toks))
         idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
@@ -342,6 +388,42 @@ class CorpusIndex:
             sentence_rows=np.repeat(np.arange(len(passages)), [len(x) for x in sentences]),
             sentences=[s for sents in sentences for s in sents],
         )
+
+
+def _passage(line: str, lineno: int) -> Passage:
+    """One line of ``passages.jsonl``; a line that does not parse names its line number instead of pydantic's
+    error listing."""
+    from pydantic import ValidationError
+
+    try:
+        return Passage.model_validate_json(line)
+    except ValidationError as e:
+        first = e.errors()[0]
+        field_name = ".".join(str(p) for p in first["loc"]) or "(record)"
+        raise StaleIndexError(f"passages.jsonl line {lineno} is unreadable ({field_name}: {first['msg']})") from None
+
+
+def _load_problem(index_dir: Path, error: Exception) -> StaleIndexError:
+    """A load error as one line naming the index folder (numpy's, FAISS's or pydantic's messages can run over
+    many lines; only their first line is kept)."""
+    text = str(error).strip().splitlines()
+    detail = text[0][:200] if text else type(error).__name__
+    if isinstance(error, StaleIndexError):
+        message = detail if detail.startswith(str(index_dir)) else f"{index_dir}: {detail}"
+    else:
+        message = f"{index_dir}: index files unreadable ({type(error).__name__}: {detail})"
+    return StaleIndexError(message)
+
+
+def _restore_interrupted_swap(index_dir: Path) -> None:
+    """A build killed between moving the old index aside (``NAME.old``) and moving the new one in leaves no index
+    folder: put the old one back, so it is checked (and used, or rebuilt) like any other."""
+    old = index_dir.with_name(index_dir.name + ".old")
+    if not index_dir.exists() and (old / "manifest.json").is_file():
+        try:
+            old.rename(index_dir)
+        except OSError:
+            pass
 
 
 @lru_cache(maxsize=4)

@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from clinrag.options import NLI_BACKENDS
 from clinrag.tools.index.text import content_tokens
 
 
@@ -121,7 +122,7 @@ class HFSequenceClassificationNLI:
         return np.concatenate(rows)
 
 
-BACKENDS = ("lexical", "feature", "cross-encoder", "cross-encoder-torch", "two-stage")
+BACKENDS = NLI_BACKENDS
 
 
 def get_nli_backend(spec: str = "cross-encoder") -> NLIBackend:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Literal, get_args
 
+from clinrag.options import CONTRADICTION_POOL, RETRIEVAL_CONDITIONS, RetrievalCondition
 from clinrag.schema import ContradictionEdge, EvidenceItem
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.store import CorpusIndex
@@ -27,9 +27,8 @@ from clinrag.tools.nli.pair_scores import primed_backend
 from clinrag.tools.retrieval.org_diverse import to_evidence
 from clinrag.tools.retrieval.temporal import candidate_years, mmr_temporal_rank, temporal_candidates
 
-Condition = Literal["most-similar", "most-contradictory", "least-contradictory"]
-CONDITIONS: tuple[str, ...] = get_args(Condition)
-CONTRADICTION_POOL = 20  # the paper's per-query abstract budget
+Condition = RetrievalCondition
+CONDITIONS: tuple[str, ...] = RETRIEVAL_CONDITIONS
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,7 @@ def condition_search(
     k: int = 5,
     lam: float = 0.7,
     alpha: float = 0.7,
-    pool: int = CONTRADICTION_POOL,
+    pool: int = CONTRADICTION_POOL,  # the paper's per-query abstract budget
     nli_backend: str | None = None,
     pair_threshold: float | None = None,
     year_from: int | None = None,

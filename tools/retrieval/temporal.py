@@ -7,6 +7,11 @@ For candidates d_i with unit vectors and publication years, selected greedily::
     S_i   = alpha * MMR_i + (1 - alpha) * tau_i
 
 with lam = 0.7, alpha = 0.7, K = 5 by default.
+
+On guideline corpora only passages of the query's topic(s) are candidates (the topic anchor of
+:mod:`~clinrag.tools.retrieval.org_diverse`, taken before the date filters), so an as-of date that leaves few
+documents never fills the slots with another topic's; with an as-of date each result is labelled with its status
+at that date (a version replaced only later was current then).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from clinrag.schema import EvidenceItem
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.retrieval.hybrid import ScoredPassage, hybrid_search
-from clinrag.tools.retrieval.org_diverse import to_evidence
+from clinrag.tools.retrieval.org_diverse import anchor_topics, diversifies, status_at, to_evidence
 
 
 @dataclass(frozen=True)
@@ -80,9 +85,12 @@ def temporal_candidates(
     counts once); ``exclude_*`` drop documents that must never be evidence (e.g. a benchmark's ground truth).
     """
     scored = hybrid_search(index, query, pool=pool)
+    topics = anchor_topics(scored) if diversifies(scored) else None
 
     def keep(doc) -> bool:
         if doc.doc_id in exclude_doc_ids or doc.source_type in exclude_source_types:
+            return False
+        if topics is not None and doc.topic not in topics:
             return False
         year = doc.year
         if year_from is not None and (year is None or year < year_from):
@@ -129,8 +137,8 @@ def temporal_search_passages(
 ) -> list[EvidenceItem]:
     """Passages filtered by year range / as-of date, ranked by MMR + recency.
 
-    ``as_of`` keeps only documents issued on or before that date; a document replaced only after it counts as
-    current at that date (``status`` still shows today's status).
+    ``as_of`` keeps only documents issued on or before that date; ``status`` is each document's status at that
+    date (a document replaced only after it is "current").
     """
     candidates = temporal_candidates(
         index, query, year_from=year_from, year_to=year_to, as_of=as_of, include_superseded=include_superseded,
@@ -142,4 +150,5 @@ def temporal_search_passages(
     ranked = mmr_temporal_rank(
         q_vec, index.vectors[[s.row for s in candidates]], candidate_years(candidates), k=k, lam=lam, alpha=alpha
     )
-    return [to_evidence(candidates[r.position], score=r.s) for r in ranked]
+    return [to_evidence(candidates[r.position], score=r.s,
+                        status=status_at(candidates[r.position].passage.meta, index.docs, as_of)) for r in ranked]

@@ -1,5 +1,8 @@
 /* clinrag page: asks the API, shows the graph's steps as its stream events arrive, then draws the result with
- * render.js. Follow-ups continue a server-side thread. All data is rendered as text (see render.js). */
+ * render.js. The first question of a page session creates a server-side thread; it and every follow-up stream into
+ * that thread (one graph run per question). All data is rendered as text (see render.js).
+ * Access token: a server started with CLINRAG_API_TOKEN wants it on every API call. Open the page as /?token=...
+ * (kept in this tab's sessionStorage and taken out of the address bar), or type it in the box shown after a 401. */
 (function () {
   "use strict";
   var R = window.ClinragRender, el = R.el;
@@ -14,26 +17,52 @@
   var STATE_TEXT = {pending: "waiting", active: "running", done: "done", skipped: "skipped", stopped: "abstained"};
 
   var session = {
-    threadId: null, threadPromise: null, seeded: [], // server thread; questions the thread has not seen yet
+    threadId: null,  // the server thread of this page session (made by the first question)
     result: null, support: null, corpus: null, t0: 0, timing: {}, downloadUrl: null,
+    drawn: null,  // what the map shows ({result, docs}), redrawn when the window is resized
   };
   window.__clinragTiming = session.timing;  // submit -> map drawn / result shown, in ms (read by the tests)
+
+  // ---- access token ---------------------------------------------------------------------------------------------
+  var TOKEN_KEY = "clinrag-token";
+  (function takeTokenFromUrl() {
+    var url = new URL(window.location.href), token = url.searchParams.get("token");
+    if (token == null) return;
+    try { sessionStorage.setItem(TOKEN_KEY, token); } catch (e) { /* storage off: the box asks again */ }
+    url.searchParams.delete("token");  // out of the address bar and the history
+    history.replaceState(null, "", url.pathname + url.search + url.hash);
+  })();
+  function headers(extra) {
+    var h = Object.assign({}, extra), token = null;
+    try { token = sessionStorage.getItem(TOKEN_KEY); } catch (e) { /* storage off */ }
+    if (token) h.Authorization = "Bearer " + token;
+    return h;
+  }
+  $("token-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    try { sessionStorage.setItem(TOKEN_KEY, $("token").value.trim()); } catch (e) { /* storage off */ }
+    $("token").value = "";
+    $("token-form").hidden = true;
+    $("error").hidden = true;
+    session.corpus = null;  // fetched again with the token
+  });
 
   // ---- API ----------------------------------------------------------------------------------------------------
   async function failure(res) {
     var msg = res.status + " " + res.statusText;
     try { var body = await res.json(); if (body && body.error) msg = body.error.message || body.error.code; } catch (e) { /* not JSON */ }
+    if (res.status === 401) { $("token-form").hidden = false; msg = "this server needs its access token (enter it below)"; }
     return new Error(msg);
   }
   async function post(path, body) {
-    var res = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {})});
+    var res = await fetch(path, {method: "POST", headers: headers({"Content-Type": "application/json"}), body: JSON.stringify(body || {})});
     if (!res.ok) throw await failure(res);
     return res.json();
   }
   // The corpus list (for the map's lanes), fetched once; without it the map shows the evidence documents alone.
   function corpus() {
     if (!session.corpus) {
-      session.corpus = fetch("/api/corpus").then(function (r) { return r.ok ? r.json() : []; })
+      session.corpus = fetch("/api/corpus", {headers: headers()}).then(function (r) { return r.ok ? r.json() : []; })
         .then(function (body) { return Array.isArray(body) ? body : (body && body.documents) || []; })
         .catch(function () { return []; });
     }
@@ -120,9 +149,10 @@
     var partial = {evidence: items.map(function (i) { return Object.assign({source_type: "guideline"}, i); })};
     var byId = new Map(docs.map(function (d) { return [d.doc_id, d]; }));
     partial.evidence.forEach(function (e) { if (byId.has(e.doc_id)) e.source_type = byId.get(e.doc_id).source_type; });
+    session.drawn = {result: partial, docs: docs, width: $("map").clientWidth};
     if (R.renderMap($("map"), partial, docs)) mark("map_ms");
   }
-  // Steps the stream did not report (a thread turn has no stream) are settled from the result itself.
+  // Steps the stream did not report (e.g. hypotheses, the answer) are settled from the result itself.
   function settleSteps(result) {
     var ids = STEPS.map(function (s) { return s[0]; });
     var stop = result.decision === "abstain" ? (result.abstain_reason === "out_of_scope" ? "scope" : "support") : null;
@@ -146,6 +176,7 @@
     $("asked").textContent = result.follow_up && result.follow_up.resolved !== result.follow_up.asked
       ? "Follow-up \u201c" + result.follow_up.asked + "\u201d read as: " + result.follow_up.resolved
       : "Question: " + result.question;
+    session.drawn = {result: result, docs: docs, width: $("map").clientWidth};
     if (R.renderResult(result, docs, session.support)) mark("map_ms");
     mark("result_ms");
     if (session.downloadUrl) URL.revokeObjectURL(session.downloadUrl);
@@ -173,16 +204,14 @@
     $("results").removeAttribute("aria-busy");
   }
 
-  // A new question: a new thread (created alongside), the graph's steps streamed as it runs.
-  async function ask(question) {
-    session.threadId = null; session.seeded = [question];
-    session.threadPromise = post("/api/threads").then(function (t) { session.threadId = t.thread_id; return t.thread_id; });
-    session.threadPromise.catch(function () { /* reported when a follow-up needs it */ });
-    $("turns").replaceChildren();
-    $("asked").textContent = "Question: " + question;
+  // One question on the page session's thread (made by the first question), the graph's steps streamed as it runs;
+  // the server resolves a follow-up such as "and what about ACS?" against the thread's earlier questions.
+  async function askOnThread(question) {
     corpus();
-    var res = await fetch("/api/ask/stream", {method: "POST", headers: {"Content-Type": "application/json",
-      Accept: "text/event-stream"}, body: JSON.stringify({question: question})});
+    if (!session.threadId) session.threadId = (await post("/api/threads")).thread_id;
+    var res = await fetch("/api/threads/" + encodeURIComponent(session.threadId) + "/ask/stream", {method: "POST",
+      headers: headers({"Content-Type": "application/json", Accept: "text/event-stream"}),
+      body: JSON.stringify({question: question})});
     if (!res.ok) throw await failure(res);
     var result = null;
     await readStream(res, function (name, data) {
@@ -193,14 +222,20 @@
     if (!result) throw new Error("the stream ended without a result");
     await show(result);
   }
-  // A follow-up: sent to the thread. The first question was streamed outside the thread, so the thread is given it
-  // first (once), which lets the server resolve "and what about ACS?" against it.
-  async function followUp(question) {
-    var id = await session.threadPromise;
-    setStep("scope", "active", "continuing the thread");
-    while (session.seeded.length) await post("/api/threads/" + encodeURIComponent(id) + "/ask", {question: session.seeded.shift()});
-    await show(await post("/api/threads/" + encodeURIComponent(id) + "/ask", {question: question}));
-  }
+  function ask(question) { $("asked").textContent = "Question: " + question; return askOnThread(question); }
+  function followUp(question) { $("asked").textContent = "Follow-up: " + question; return askOnThread(question); }
+
+  // Redraw the map at the new width when the window is resized (debounced; only when the map's width changed).
+  var resizeTimer = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(function () {
+      var drawn = session.drawn, width = $("map").clientWidth;
+      if (!drawn || $("results").hidden || width === drawn.width) return;
+      drawn.width = width;
+      R.renderMapPanel($("map"), drawn.result, drawn.docs);
+    }, 150);
+  });
 
   function wire(formId, inputId, buttonId, run) {
     $(formId).addEventListener("submit", function (ev) {

@@ -356,21 +356,27 @@
   }
 
   // Everything for one result; returns true when an evidence map was drawn.
+  var UNUSED_NOTE = "Retrieved but not used for an answer: no passage supports the question well enough.";
+  // The map panel: the map at the target's width, with the note of an abstention (also used to redraw on resize).
+  function renderMapPanel(target, result, corpus) {
+    var drawn = renderMap(target, result, corpus);
+    if (result.decision === "abstain" && drawn) target.prepend(el("p", {class: "note"}, UNUSED_NOTE));
+    return drawn;
+  }
+
   function renderResult(result, corpus, support) {
     var $ = function (id) { return document.getElementById(id); };
     renderBanner($("banner"), result, support);
-    var drawn = renderMap($("map"), result, corpus);
+    var drawn = renderMapPanel($("map"), result, corpus);
     renderDiffer($("differ"), result);
     renderAnswer($("answer"), result);
     renderCards($("cards"), result);
     if (result.decision === "abstain" && drawn) {  // retrieved, shown for transparency, but not an answer
-      var note = "Retrieved but not used for an answer: no passage supports the question well enough.";
-      $("map").prepend(el("p", {class: "note"}, note));
-      $("cards").prepend(el("p", {class: "note"}, note));
+      $("cards").prepend(el("p", {class: "note"}, UNUSED_NOTE));
     }
     return drawn;
   }
 
-  window.ClinragRender = {el: el, renderResult: renderResult, renderMap: renderMap, renderBanner: renderBanner,
-    FACETS: FACETS};
+  window.ClinragRender = {el: el, renderResult: renderResult, renderMap: renderMap, renderMapPanel: renderMapPanel,
+    renderBanner: renderBanner, FACETS: FACETS};
 })();

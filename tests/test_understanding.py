@@ -1,0 +1,131 @@
+"""Question understanding: organizations, dates, change intent, the person, language, lay words and typos."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from clinrag.question.understanding import understand, understand_by_rules, understanding_switched
+from clinrag.question.vocabulary import build_vocabulary, vocabulary_for
+
+
+@pytest.fixture(scope="module")
+def vocab(guideline_index):
+    return vocabulary_for(guideline_index)
+
+
+@pytest.mark.parametrize("question, orgs", [
+    ("What does the task force say about colon screening?", ["USPSTF"]),
+    ("what's ACOG's advice on mammograms?", ["ACOG"]),
+    ("What does the American Cancer Society recommend?", ["ACS"]),
+    ("Did the 2025 AHA/ACC update change the categories?", ["ACC/AHA", "AHA/ACC"]),
+    ("What does NICE say the blood pressure target is?", ["NICE"]),
+    ("is it nice to know the target?", []),  # an English word written in lower case is no organization
+])
+def test_organizations(vocab, question, orgs):
+    assert understand_by_rules(question, vocab).organizations == orgs
+
+
+@pytest.mark.parametrize("question, year, as_of, before", [
+    ("In 2016, what did the USPSTF say about aspirin?", 2016, None, None),
+    ("As of 2019, what did the USPSTF recommend for mammograms?", None, dt.date(2019, 12, 31), None),
+    ("What was the 2012 guideline on pap smears?", 2012, None, None),
+    ("Before 2022, who could start aspirin?", None, None, dt.date(2022, 1, 1)),
+])
+def test_dates(vocab, question, year, as_of, before):
+    u = understand_by_rules(question, vocab)
+    assert (u.year, u.as_of, u.before) == (year, as_of, before)
+
+
+@pytest.mark.parametrize("question, change", [
+    ("Did the USPSTF lower the starting age for colorectal screening, and from what?", True),
+    ("did the advice on when to start mammograms change recently?", True),
+    ("what's new in the lung cancer screening guidelines?", True),
+    ("Did they drop the recommendation for baby aspirin?", True),
+    ("Is the task force no longer recommending against PSA screening for all men?", True),
+    ("Should my 72 year old dad still get PSA tests?", False),
+    ("When should I start mammograms?", False),
+])
+def test_change_intent(vocab, question, change):
+    assert understand_by_rules(question, vocab).change_intent is change
+
+
+@pytest.mark.parametrize("question, age, sex", [
+    ("Should my 72 year old dad still get PSA tests?", 72, "male"),
+    ("my mom is 78, does she still need mammograms?", 78, "female"),
+    ("Do I need a pap smear at 23?", 23, None),
+    ("I'm a 62 year old woman, do I still need pap smears?", 62, "female"),
+    ("Should average-risk adults start colorectal cancer screening at 45 or 50?", None, None),
+])
+def test_person(vocab, question, age, sex):
+    u = understand_by_rules(question, vocab)
+    assert (u.age, u.sex) == (age, sex)
+
+
+def test_lay_words_typos_and_the_person_in_the_searched_text(vocab):
+    assert understand_by_rules("when shud i start mamograms", vocab).searched_as == \
+        "when should i start screening mammography"
+    u = understand_by_rules("Do I need a pap smear at 23?", vocab)
+    assert "cervical cancer screening cytology" in u.searched_as and u.searched_as.endswith("(aged 23)")
+    assert {r.kind for r in u.rewrites} == {"lay_term"}
+    # correctly spelled words (corpus or English) are never rewritten
+    text = "Should women aged 40 to 74 get biennial screening mammography?"
+    assert understand_by_rules(text, vocab).searched_as == text
+
+
+@pytest.mark.parametrize("question", ["¿Cuándo debo empezar a hacerme mamografías?",
+                                      "Ab welchem Alter sollte man zur Darmkrebsvorsorge gehen?",
+                                      "大腸がん検診は何歳から受けるべきですか？"])
+def test_other_languages(vocab, question):
+    assert understand_by_rules(question, vocab).language == "other"
+
+
+def test_user_corpus_lay_terms(tmp_path, guideline_index):
+    corpus = tmp_path / "mine.jsonl"
+    corpus.write_text("")
+    (tmp_path / "mine.lay_terms.yaml").write_text("terms:\n  tummy check: colorectal cancer screening\n")
+    vocab = build_vocabulary(list(guideline_index.docs.values()), str(corpus))
+    assert "colorectal cancer screening" in understand_by_rules("do I need a tummy check", vocab).searched_as
+
+
+def test_graph_answers_what_people_type(graph):
+    from clinrag.run import ask
+
+    r = ask("Do I need a pap smear at 23?")
+    assert r.decision == "answer" and r.understood.age == 23
+    r = ask("my mom is 78, does she still need mammograms?")
+    assert r.decision == "answer"
+    r = ask("Did the USPSTF lower the starting age for colorectal screening, and from what?")
+    assert {e["doc_id"] for e in r.evidence} == {"uspstf-crc-2016", "uspstf-crc-2021"}
+    r = ask("As of 2010, what did the USPSTF say about PSA screening?")
+    assert r.decision == "abstain" and "as of 2010-12-31" in r.reason
+    r = ask("¿Cuándo debo empezar a hacerme mamografías?")
+    assert r.abstain_reason == "out_of_scope" and "English only" in r.answer
+    with understanding_switched(False):
+        assert ask("Do I need a pap smear at 23?").understood is None
+
+
+def test_chat_model_parse_is_merged_and_falls_back(guideline_index, monkeypatch):
+    import clinrag.chat_models as chat_models
+    from clinrag.question.chat_parse import ChatParse
+
+    class Model:
+        def __init__(self, reply):
+            self.reply = reply
+
+        def with_structured_output(self, schema):
+            return self
+
+        def invoke(self, messages):
+            if isinstance(self.reply, Exception):
+                raise self.reply
+            return self.reply
+
+    parsed = ChatParse(organizations=["the task force"], change_intent=True, searched_as="USPSTF breast screening")
+    monkeypatch.setattr(chat_models, "load_chat_model", lambda spec: Model(parsed))
+    u = understand("did they change it?", guideline_index, chat_model="fake:model")
+    assert u.method == "chat_model" and u.organizations == ["USPSTF"] and u.change_intent
+    monkeypatch.setattr(chat_models, "load_chat_model", lambda spec: Model(RuntimeError("down")))
+    u = understand("did they change it?", guideline_index, chat_model="fake:model")
+    assert u.method == "rules" and "rules used" in u.note
