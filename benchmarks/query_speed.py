@@ -148,8 +148,8 @@ def pool(path: str) -> dict:
 
     from clinrag.context import Context
     from clinrag.tools.index import embeddings
-    from clinrag.tools.nli import pair_scores
     from clinrag.tools.index.text import split_sentences
+    from clinrag.tools.nli import pair_scores
     from clinrag.tools.nli.backends import get_nli_backend
     from clinrag.tools.nli.contradiction import contradiction_graph
 

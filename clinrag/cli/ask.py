@@ -76,6 +76,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.question == "-" and not args.json:
         print("clinrag ask: reading questions from stdin needs --json", file=sys.stderr)
         return 2
+    if args.question == "-" and args.html:
+        print("clinrag ask: --html writes one question's evidence map; it cannot read questions from stdin",
+              file=sys.stderr)
+        return 2
     if args.question != "-":
         try:
             validate_question(args.question)
@@ -107,13 +111,20 @@ def _run_ask(args: argparse.Namespace) -> int:
             print(line, flush=True)
         return 0
     if args.json:
-        print(ask(args.question, ctx).model_dump_json())
+        result = ask(args.question, ctx)
+        print(result.model_dump_json())
     else:
         from clinrag.cli.display import print_result
         from clinrag.cli.live import ask_live
 
         # status lines as the evidence map forms, then the map
-        print_result(ask_live(args.question, ctx), contradiction_threshold=ctx.contradiction_threshold)
+        result = ask_live(args.question, ctx)
+        print_result(result, contradiction_threshold=ctx.contradiction_threshold)
+    if args.html:
+        from clinrag.html_export import write_html
+
+        path = write_html(args.html, result, ctx.corpus_path)
+        print(f"evidence map written to {path}", file=sys.stderr)  # stderr: --json output stays one JSON object
     return 0
 
 
@@ -121,6 +132,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     ask_p = sub.add_parser("ask", parents=[common], help="answer one question ('-' reads one per line from stdin)")
     ask_p.add_argument("question")
     ask_p.add_argument("--json", action="store_true", help="print one JSON object (per question)")
+    ask_p.add_argument("--html", metavar="PATH",
+                       help="also write the evidence map as one self-contained HTML file (open it in a browser)")
     ask_p.add_argument("-k", type=int, help=f"number of evidence passages (default: CLINRAG_K, else {K})")
     ask_p.add_argument("--condition", choices=RETRIEVAL_CONDITIONS,
                        help="retrieve under a retrieval condition of the TGA-PubMed paper (for abstract corpora; "
