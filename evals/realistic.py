@@ -21,11 +21,11 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from clinrag.context import Context
+from clinrag.evals import guideline_drift as drift
 from clinrag.evals.cases import builtin_path, read_cases, stable_id
 from clinrag.evals.guideline_drift import answer_checks, decision_correct, evidence_complete
 from clinrag.evals.langsmith_offline import evaluate_offline
@@ -34,14 +34,11 @@ CASE_NAMESPACE = uuid.UUID("3d0b9c4e-8f57-4b8a-a3c1-7e2f5a9d1c64")
 DATASET_NAME = "clinrag-realistic-questions"
 
 
-class CaseOutputs(BaseModel):
-    decision: Literal["answer", "abstain"]
-    abstain_reason: Literal["out_of_scope", "insufficient_support"] | None = None
-    required_doc_ids: list[str] = Field(default_factory=list)
+class CaseOutputs(drift.CaseOutputs):
+    """The guideline-drift expectations, plus the documents the question rules out."""
+
     forbidden_doc_ids: list[str] = Field(default_factory=list,
                                          description="Documents the question rules out (other org, later version).")
-    must_mention: list[str] = Field(default_factory=list)
-    must_not_say: list[str] = Field(default_factory=list)
 
 
 class Case(BaseModel):
