@@ -23,7 +23,8 @@ async def exercise(server) -> dict:
         tools = (await client.list_tools()).tools
         return {
             "tools": tools,
-            "answer": await client.call_tool(TOOL_NAME, {"question": LUNG, "as_of": "2015-06-01"}),
+            "answer": await client.call_tool(TOOL_NAME, {"question": LUNG}),
+            "as_of": await client.call_tool(TOOL_NAME, {"question": LUNG, "as_of": "2015-06-01"}),
             "abstain": await client.call_tool(TOOL_NAME, {"question": EMERGENCY}),
             "empty": await client.call_tool(TOOL_NAME, {"question": "  "}),
             "too_long": await client.call_tool(TOOL_NAME, {"question": "a" * (MAX_QUESTION_CHARS + 1)}),
@@ -47,7 +48,9 @@ def check(outcome: dict) -> None:
     text = answer.content[0].text
     assert "decision: answer" in text and "uspstf-lung-2021" in text
     assert "disagreements: 1\n- disagreement on eligibility" in text
-    assert "note: as_of" in text and "not medical advice" in text
+    assert "not medical advice" in text
+    then = AskResult.model_validate(outcome["as_of"].structured_content)  # the guidance in force on that date
+    assert {e["doc_id"]: e["status"] for e in then.evidence} == {"uspstf-lung-2013": "current"}
 
     abstain = outcome["abstain"]
     assert AskResult.model_validate(abstain.structured_content).abstain_reason == "out_of_scope"

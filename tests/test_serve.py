@@ -74,10 +74,11 @@ def test_ask_abstains_with_the_reason(client):
     assert "emergency" in result["answer"].lower()
 
 
-def test_as_of_is_accepted_and_noted_until_the_graph_takes_it(client):
+def test_as_of_keeps_the_guidance_in_force_then(client):
     result = client.post("/api/ask", json={"question": LUNG, "as_of": "2015-06-01"}).json()
     assert result["decision"] == "answer"
-    assert any("as_of" in note for note in result["notes"])
+    assert {e["doc_id"]: e["status"] for e in result["evidence"]} == {"uspstf-lung-2013": "current"}
+    assert result["understood"]["as_of"] == "2015-06-01"
 
 
 def test_stream_sends_the_events_in_order_then_the_result(client):

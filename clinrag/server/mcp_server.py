@@ -5,8 +5,8 @@ returns the ``clinrag ask --json`` object as MCP structured content, with its JS
 schema (``clinrag.schema.AskResult``), plus a short text summary for models that read text only: the decision, the
 abstain reason, the cited doc_ids and how many disagreements were found.
 
-Input: ``question`` (str, at most ``MAX_QUESTION_CHARS`` characters), optional ``as_of`` (``YYYY-MM-DD``; noted
-and ignored while the graph has no as-of input) and optional ``corpus`` (path of a corpus JSONL on the server's
+Input: ``question`` (str, at most ``MAX_QUESTION_CHARS`` characters), optional ``as_of`` (``YYYY-MM-DD``: only
+documents issued by then, each with its status on that date) and optional ``corpus`` (path of a corpus JSONL on the server's
 machine; default: the server's corpus; over HTTP only with ``CLINRAG_ALLOW_CORPUS_PATHS=1``). Errors a caller
 can fix (empty or over-long question, malformed date, unreadable or refused corpus) come back as tool errors
 (``isError``) with a one-line message.
@@ -63,8 +63,8 @@ def build_mcp(service: ClinragService | None = None, *, allow_corpus_paths: bool
             description="A question about published clinical guidance, e.g. 'When should average-risk women "
             f"start mammography?' (at most {MAX_QUESTION_CHARS} characters).")],
         as_of: Annotated[str | None, Field(
-            description="Optional date YYYY-MM-DD: the guidance as it stood then (noted and ignored until the "
-            "graph takes an as-of date).")] = None,
+            description="Optional date YYYY-MM-DD: the guidance as it stood then (only documents issued by then, "
+            "each labelled with its status on that date).")] = None,
         corpus: Annotated[str | None, Field(
             description="Optional path of a corpus JSONL on the server's machine (default: the server's corpus).")]
         = None,

@@ -33,7 +33,6 @@ THREAD_ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 
 CORPUS_FIELDS = ("doc_id", "org", "title", "topic", "issued", "year", "status", "supersedes", "superseded_by",
                  "source_type")
-AS_OF_IGNORED = "as_of is accepted but not used yet: this graph has no as-of-date input, so current guidance is shown"
 
 
 class RequestError(ValueError):
@@ -163,8 +162,8 @@ class ClinragService:
                 changes["as_of"] = q.as_of
             elif _graph_takes_as_of():
                 inputs["as_of"] = q.as_of
-            else:
-                notes.append(AS_OF_IGNORED)
+            else:  # the question-understanding step reads "as of YYYY-MM-DD" (documents issued by then, as then)
+                inputs["question"] = f"{q.question} (as of {q.as_of})"
         context = dataclasses.replace(self.context, **changes) if changes else self.context
         return inputs, context, notes
 
