@@ -7,9 +7,9 @@ abstain reason, the cited doc_ids and how many disagreements were found.
 
 Input: ``question`` (str, at most ``MAX_QUESTION_CHARS`` characters), optional ``as_of`` (``YYYY-MM-DD``: only
 documents issued by then, each with its status on that date) and optional ``corpus`` (path of a corpus JSONL on
-the server's machine; default: the server's corpus; over HTTP only with ``CLINRAG_ALLOW_CORPUS_PATHS=1``). Errors a caller
-can fix (empty or over-long question, malformed date, unreadable or refused corpus) come back as tool errors
-(``isError``) with a one-line message.
+the server's machine; default: the server's corpus; over HTTP only with ``CLINRAG_ALLOW_CORPUS_PATHS=1``).
+Errors a caller can fix (empty or over-long question, malformed date, unreadable or refused corpus) come back as
+tool errors (``isError``) with a one-line message.
 
 ``clinrag mcp`` serves it over stdio; ``clinrag serve`` mounts it at ``/mcp`` (streamable HTTP, stateless, so it
 works across ``--workers``).
