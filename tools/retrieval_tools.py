@@ -11,6 +11,7 @@ from typing import Literal
 from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
+from clinrag import options
 from clinrag.context import Context
 from clinrag.tools.index.store import get_index
 from clinrag.tools.retrieval.org_diverse import org_diverse_search_passages
@@ -61,8 +62,9 @@ class TemporalArgs(BaseModel):
 
 @tool("temporal_search", args_schema=TemporalArgs)
 def temporal_search(
-    query: str, k: int = 5, year_from: int | None = None, year_to: int | None = None,
-    as_of: dt.date | None = None, lam: float = 0.7, alpha: float = 0.7, condition: str | None = None,
+    query: str, k: int = options.TEMPORAL_K, year_from: int | None = None, year_to: int | None = None,
+    as_of: dt.date | None = None, lam: float = options.MMR_LAMBDA, alpha: float = options.TEMPORAL_ALPHA,
+    condition: str | None = None,
 ) -> list[dict]:
     """Search by publication date: filter by year range or an as-of date, then rank by
     S = alpha*MMR + (1-alpha)*recency, so results are relevant, not redundant, and spread toward recent years.

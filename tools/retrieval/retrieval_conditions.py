@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from clinrag import options
 from clinrag.options import CONTRADICTION_POOL, RETRIEVAL_CONDITIONS, RetrievalCondition
 from clinrag.schema import ContradictionEdge, EvidenceItem
 from clinrag.tools.index.embeddings import embed_cached
@@ -59,9 +60,9 @@ def condition_search(
     query: str,
     condition: str = "most-similar",
     *,
-    k: int = 5,
-    lam: float = 0.7,
-    alpha: float = 0.7,
+    k: int = options.TEMPORAL_K,
+    lam: float = options.MMR_LAMBDA,
+    alpha: float = options.TEMPORAL_ALPHA,
     pool: int = CONTRADICTION_POOL,  # the paper's per-query abstract budget
     nli_backend: str | None = None,
     pair_threshold: float | None = None,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clinrag import options
 from clinrag.schema import EvidenceItem
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.store import CorpusIndex
@@ -43,7 +44,8 @@ def recency(years: np.ndarray) -> np.ndarray:
 
 
 def mmr_temporal_rank(
-    query_vec: np.ndarray, doc_vecs: np.ndarray, years: np.ndarray, k: int = 5, lam: float = 0.7, alpha: float = 0.7
+    query_vec: np.ndarray, doc_vecs: np.ndarray, years: np.ndarray, k: int = options.TEMPORAL_K,
+    lam: float = options.MMR_LAMBDA, alpha: float = options.TEMPORAL_ALPHA
 ) -> list[TemporalRank]:
     """Greedy selection of ``k`` candidates by S = alpha*MMR + (1-alpha)*tau (unit vectors assumed)."""
     n = len(doc_vecs)
@@ -74,7 +76,7 @@ def temporal_candidates(
     year_to: int | None = None,
     as_of: dt.date | None = None,
     include_superseded: bool = True,
-    pool: int = 50,
+    pool: int = options.CANDIDATE_POOL,
     per_document: bool = False,
     exclude_doc_ids: frozenset[str] = frozenset(),
     exclude_source_types: frozenset[str] = frozenset(),
@@ -125,14 +127,14 @@ def temporal_search_passages(
     index: CorpusIndex,
     query: str,
     *,
-    k: int = 5,
-    lam: float = 0.7,
-    alpha: float = 0.7,
+    k: int = options.TEMPORAL_K,
+    lam: float = options.MMR_LAMBDA,
+    alpha: float = options.TEMPORAL_ALPHA,
     year_from: int | None = None,
     year_to: int | None = None,
     as_of: dt.date | None = None,
     include_superseded: bool = True,
-    pool: int = 50,
+    pool: int = options.CANDIDATE_POOL,
     per_document: bool = False,
 ) -> list[EvidenceItem]:
     """Passages filtered by year range / as-of date, ranked by MMR + recency.
