@@ -35,7 +35,8 @@ test: install browser-deps
 
 # The scale-out pieces alone (docs/scale.md): a base install without torch, chat threads on PostgreSQL, Ray builds.
 test-scale: install
-	$(PY) -m pytest -q tests/test_lean_install.py tests/test_threads_postgres.py tests/test_ray_build.py
+	$(PY) -m pytest -q tests/test_lean_install.py tests/test_threads_postgres.py tests/test_ray_build.py \
+		tests/test_corpus_postgres.py tests/test_corpus_living.py
 
 reliability: install browser-deps
 	$(PY) -m pytest -q -m reliability_long tests/reliability

@@ -5,10 +5,10 @@ A field nobody set falls back to the environment variable ``CLINRAG_<FIELD NAME 
 ``context=`` share one configuration. A value given explicitly (``Context(k=6)``, a CLI flag, Studio's
 configuration) always wins over the environment, even when it equals the default.
 
-The closed sets (``retriever``, ``retrieval_condition``, ``nli_backend``) are ``Literal`` types, so Studio shows
-them as choice lists; any other value is refused with a one-line error that names the choices. ``nli_backend``
-also takes the path of a local Hugging Face NLI model folder (from Python, ``--nli-backend`` or
-``CLINRAG_NLI_BACKEND``); Studio offers the named backends only.
+The closed sets (``retriever``, ``retrieval_condition``, ``nli_backend``, ``corpus_store``) are ``Literal``
+types, so Studio shows them as choice lists; any other value is refused with a one-line error that names the
+choices. ``nli_backend`` also takes the path of a local Hugging Face NLI model folder (from Python,
+``--nli-backend`` or ``CLINRAG_NLI_BACKEND``); Studio offers the named backends only.
 """
 
 from __future__ import annotations
@@ -22,9 +22,11 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from clinrag import options
 from clinrag.options import (
+    CORPUS_STORES,
     NLI_BACKENDS,
     RETRIEVAL_CONDITIONS,
     RETRIEVERS,
+    CorpusStoreName,
     NLIBackendName,
     RetrievalCondition,
     Retriever,
@@ -48,6 +50,13 @@ class Context:
         default=None,
         metadata={"description": "Index folder; default: one per corpus content (its hash) under CLINRAG_INDEX_ROOT "
                                  "or the user cache."},
+    )
+    corpus_store: CorpusStoreName = field(
+        default="auto",
+        metadata={"description": "Where the corpus is read from: embedded (the index folder), postgres (the database "
+                                 "of CLINRAG_DATABASE_URL, pgvector) or auto (PostgreSQL when that variable is set and "
+                                 "the database holds the corpus, else embedded). The URL itself is never a Context "
+                                 "field."},
     )
     chat_model: str | None = field(
         default=None,
@@ -135,6 +144,7 @@ class Context:
 
     def __post_init__(self) -> None:
         _check_choice("retriever", self.retriever, RETRIEVERS)
+        _check_choice("corpus_store", self.corpus_store, CORPUS_STORES)
         if self.retrieval_condition is not None:
             _check_choice("retrieval_condition", self.retrieval_condition, RETRIEVAL_CONDITIONS)
         _check_nli_backend("nli_backend", self.nli_backend)

@@ -29,6 +29,12 @@ default; ``lexical`` is the negation/direction/number baseline kept for comparis
 folder may be given as a path instead of a name."""
 NLI_BACKENDS: tuple[str, ...] = get_args(NLIBackendName)
 
+CorpusStoreName = Literal["auto", "embedded", "postgres"]
+"""Where the corpus is read from: ``embedded`` (the index folder, loaded into memory), ``postgres`` (the database
+of ``CLINRAG_DATABASE_URL``, pgvector), or ``auto``: PostgreSQL when that variable is set and the database holds the
+corpus, else embedded (``clinrag.tools.index.corpus_store``)."""
+CORPUS_STORES: tuple[str, ...] = get_args(CorpusStoreName)
+
 AbstainReason = Literal["out_of_scope", "insufficient_support"]
 ABSTAIN_REASONS: tuple[str, ...] = get_args(AbstainReason)
 Decision = Literal["answer", "abstain"]

@@ -136,13 +136,17 @@ def validate_inputs(inputs: dict) -> dict:
 def stream_run(graph, inputs: dict, context: Context | None = None, config: dict | None = None, on_event=None) -> dict:
     """Run ``graph`` streaming clinrag's custom events to ``on_event`` as they happen; returns the final state.
     The question (or the chat turn) is validated first (:func:`validate_inputs`)."""
+    from clinrag.tools.index.corpus_store import question_snapshot
+
     inputs = validate_inputs(inputs)
     final: dict = {}
-    for mode, chunk in graph.stream(inputs, config, context=context or Context(), stream_mode=["custom", "values"]):
-        if mode == "values":
-            final = chunk
-        elif on_event is not None:
-            on_event(chunk)
+    with question_snapshot():  # one corpus snapshot for the whole question (PostgreSQL store)
+        for mode, chunk in graph.stream(inputs, config, context=context or Context(),
+                                        stream_mode=["custom", "values"]):
+            if mode == "values":
+                final = chunk
+            elif on_event is not None:
+                on_event(chunk)
     return final
 
 
@@ -150,6 +154,8 @@ def ask(question: str, context: Context | Mapping | None = None) -> AskResult:
     """Answer one question (validated first: :func:`validate_question`, :func:`context_of`; an input it cannot take
     raises :class:`InputError`, a ``ValueError``)."""
     from clinrag.graph import graph
+    from clinrag.tools.index.corpus_store import question_snapshot
 
     question = validate_question(question)
-    return to_result(graph.invoke({"question": question}, context=context_of(context)))
+    with question_snapshot():  # one corpus snapshot for the whole question (PostgreSQL store)
+        return to_result(graph.invoke({"question": question}, context=context_of(context)))

@@ -116,9 +116,9 @@ def make_target(ctx: Context, offline: bool = True):
     from langsmith import tracing_context
 
     from clinrag.run import ask
-    from clinrag.tools.index.store import get_index
+    from clinrag.tools.index.corpus_store import open_store
 
-    index = get_index(ctx.corpus_path, ctx.index_dir)
+    index = open_store(ctx)  # the embedded index or the PostgreSQL corpus, as the Context says
 
     def target(inputs: dict) -> dict:
         # evaluate() traces the target in "local" mode even with upload_runs=False; the graph's own runs must

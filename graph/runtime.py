@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from clinrag.context import Context
-from clinrag.tools.index.store import CorpusIndex, get_index
+from clinrag.tools.index.corpus_store import CorpusStore, open_store
 
 
 def context_of(runtime: Runtime[Context] | None) -> Context:
@@ -18,5 +18,6 @@ def context_of(runtime: Runtime[Context] | None) -> Context:
     return ctx
 
 
-def index_of(ctx: Context) -> CorpusIndex:
-    return get_index(ctx.corpus_path, ctx.index_dir)
+def index_of(ctx: Context) -> CorpusStore:
+    """The corpus store the Context names (embedded index or PostgreSQL; ``tools/index/corpus_store.py``)."""
+    return open_store(ctx)

@@ -29,16 +29,17 @@ def _key(sentence: str) -> str:
 def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     index = index_of(ctx)
+    # The stored pair scores, sentence splits and sentence vectors of these documents (the whole index, once, for the
+    # embedded store; these documents' rows for PostgreSQL), before anything is split or embedded.
+    backend = primed_backend(index, ctx.nli_backend, list(dict.fromkeys(e.doc_id for e in state.evidence)))
     sentences: dict[str, list[str]] = {}
     for item in state.evidence:  # several passages of one document count as one document
         sentences.setdefault(item.doc_id, []).extend(split_sentences(item.text))  # as split at index build
     frames = {doc_id: index.frames_for(doc_id) for doc_id in sentences}
-    replaced_on = {d.doc_id: index.docs[d.superseded_by].issued.isoformat() for d in index.docs.values()
-                   if d.superseded_by in index.docs and index.docs[d.superseded_by].issued}
+    replaced_on = index.replaced_on(list(frames))  # frames only ever name these documents
     disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
     nli_sentences = {doc_id: [s for s in sents if _key(s) not in framed] for doc_id, sents in sentences.items()}
-    backend = primed_backend(index, ctx.nli_backend)  # index-time pair scores loaded once per process
     edges, salience = contradiction_graph(nli_sentences, backend, ctx.pair_similarity_threshold)
     flagged = [contradiction_entry(e) for e in edges if e.score >= ctx.contradiction_threshold]
     emit(runtime, "contradictions", threshold=ctx.contradiction_threshold, document_pairs=len(edges), flagged=flagged,

@@ -31,8 +31,8 @@ from clinrag.graph.state import PER_RUN_RESET, State, to_json
 from clinrag.question.schema import Understood
 from clinrag.question.understanding import understand, understanding_enabled
 from clinrag.schema import ScopeDecision, ScopeDeclaration
+from clinrag.tools.index.corpus_store import CorpusStore
 from clinrag.tools.index.embeddings import embed_cached
-from clinrag.tools.index.store import CorpusIndex
 
 
 def question_from(state: State) -> str:
@@ -58,17 +58,21 @@ def rule_decision(question: str, scope: ScopeDeclaration | None) -> ScopeDecisio
 
 
 def classify_scope(
-    question: str, scope: ScopeDeclaration | None, in_scope_vectors: np.ndarray, threshold: float, margin: float
+    question: str, scope: ScopeDeclaration | None, in_scope_vectors, threshold: float, margin: float
 ) -> ScopeDecision:
-    """Rules first, then embedding similarity (``in_scope_vectors``: unit vectors of in-scope text)."""
+    """Rules first, then embedding similarity. ``in_scope_vectors``: unit vectors of in-scope text, or a function
+    of the question vector giving its highest cosine with the corpus (a corpus store's ``max_in_scope_cosine``)."""
     if scope is None:
         return ScopeDecision(in_scope=True, reason="The corpus declares no scope; every question is searched.")
     ruled = rule_decision(question, scope)
     if ruled is not None:
         return ruled
     q_vec = embed_cached([question])[0]
-    inside = np.vstack([embed_cached([scope.description, *scope.in_scope_examples]), in_scope_vectors])
-    sim_in = float(np.max(inside @ q_vec))
+    declared = embed_cached([scope.description, *scope.in_scope_examples])
+    if callable(in_scope_vectors):
+        sim_in = max(float(np.max(declared @ q_vec)), in_scope_vectors(q_vec))
+    else:
+        sim_in = float(np.max(np.vstack([declared, in_scope_vectors]) @ q_vec))
     best_cat, best_sim = None, -1.0
     for cat in scope.out_of_scope:
         sim = float(np.max(embed_cached([cat.description, *cat.examples]) @ q_vec))
@@ -88,8 +92,8 @@ def classify_scope(
     )
 
 
-def in_scope_vectors(index: CorpusIndex) -> np.ndarray:
-    """Document titles and every corpus sentence: what the corpus itself covers."""
+def in_scope_vectors(index) -> np.ndarray:
+    """Document titles and every corpus sentence of an embedded index: what the corpus itself covers."""
     return np.vstack([embed_cached([d.title for d in index.docs.values()]), index.sentence_vectors])
 
 
@@ -127,7 +131,7 @@ def scope_guard(state: State, runtime: Runtime[Context]) -> dict:
     return update
 
 
-def decide_scope(question: str, understood: Understood | None, index: CorpusIndex, ctx: Context) -> ScopeDecision:
+def decide_scope(question: str, understood: Understood | None, index: CorpusStore, ctx: Context) -> ScopeDecision:
     """The language first, then the declared rules on the question as typed, then the full test on the searched
     text (the question itself without understanding)."""
     if understood is not None and understood.language != "en":
@@ -140,5 +144,5 @@ def decide_scope(question: str, understood: Understood | None, index: CorpusInde
         ruled = rule_decision(question, index.scope)
         if ruled is not None:
             return ruled
-    return classify_scope(searched, index.scope, in_scope_vectors(index), ctx.scope_similarity_threshold,
+    return classify_scope(searched, index.scope, index.max_in_scope_cosine, ctx.scope_similarity_threshold,
                           ctx.scope_margin)

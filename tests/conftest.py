@@ -28,6 +28,45 @@ def guideline_index():
 
 
 @pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory) -> str:
+    """A PostgreSQL database URL for the session: CLINRAG_TEST_DATABASE_URL, else a pgserver in a temporary folder."""
+    given = os.environ.get("CLINRAG_TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    try:
+        import pgserver
+
+        server = pgserver.get_server(tmp_path_factory.mktemp("pgdata"), cleanup_mode="stop")
+        url = server.get_uri()
+    except Exception as e:  # not a skip: the test needs a real PostgreSQL and says why there is none
+        pytest.fail(f"pgserver could not start PostgreSQL (set CLINRAG_TEST_DATABASE_URL to use another server): "
+                    f"{type(e).__name__}: {e}", pytrace=False)
+    yield url
+    server.cleanup()
+
+
+@pytest.fixture
+def postgres_db(postgres_url) -> str:
+    """A fresh, empty database on the session's PostgreSQL server (with pgvector), for one test; dropped after."""
+    import uuid
+
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    name = f"clinrag_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    url = make_conninfo(postgres_url, dbname=name)
+    yield url
+    from clinrag.tools.index.pg_store import close_stores
+
+    close_stores(url)  # their pools hold connections to the database about to be dropped
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
 def graph():
     from clinrag.graph import graph as compiled
 

@@ -22,25 +22,6 @@ PROSTATE = "What does the USPSTF recommend for prostate cancer screening?"
 EXE = Path(sys.executable).parent / "clinrag"
 
 
-@pytest.fixture(scope="session")
-def postgres_url(tmp_path_factory) -> str:
-    """A PostgreSQL database URL for the session: CLINRAG_TEST_DATABASE_URL, else a pgserver in a temporary folder."""
-    given = os.environ.get("CLINRAG_TEST_DATABASE_URL")
-    if given:
-        yield given
-        return
-    try:
-        import pgserver
-
-        server = pgserver.get_server(tmp_path_factory.mktemp("pgdata"), cleanup_mode="stop")
-        url = server.get_uri()
-    except Exception as e:  # not a skip: the test needs a real PostgreSQL and says why there is none
-        pytest.fail(f"pgserver could not start PostgreSQL (set CLINRAG_TEST_DATABASE_URL to use another server): "
-                    f"{type(e).__name__}: {e}", pytrace=False)
-    yield url
-    server.cleanup()
-
-
 def _chat(args: list[str], env: dict, stdin: str = "") -> subprocess.CompletedProcess:
     result = subprocess.run([str(EXE), "chat", *args], input=stdin, capture_output=True, text=True, timeout=300,
                             env={**env, "COLUMNS": "1000"})

@@ -48,8 +48,12 @@ def ensure_index(ctx: Context) -> None:
     """Load (building when needed) the index of ``ctx``'s corpus, saying on stderr when a build is needed: a first
     build takes a while, and stdout may be JSON."""
     from clinrag.documents import load_documents
+    from clinrag.tools.index.corpus_store import open_store, store_kind
     from clinrag.tools.index.store import default_index_dir, get_index, stale_reason
 
+    if store_kind(ctx) == "postgres":  # the database holds the corpus: nothing to build here
+        open_store(ctx)
+        return
     corpus = Path(ctx.corpus_path)
     docs = load_documents(corpus)
     index_dir = Path(ctx.index_dir) if ctx.index_dir else default_index_dir(corpus, docs)

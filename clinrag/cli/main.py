@@ -7,7 +7,7 @@ import logging
 import sys
 
 from clinrag.chat_models import ChatModelError
-from clinrag.cli import ask, chat, chr, disagreements, evals, frames, index, nli, pubmed, realistic, serve
+from clinrag.cli import ask, chat, chr, corpus, disagreements, evals, frames, index, nli, pubmed, realistic, serve
 from clinrag.cli import mcp as mcp_cli
 from clinrag.cli.common import common_parent
 from clinrag.documents import CorpusError
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     realistic.register(eval_sub, common)
     frames.register(eval_sub)
     pubmed.register(sub, eval_sub)  # corpus build, report contradictions, eval drug-info
+    corpus.register(sub)  # corpus add, replace, retire (PostgreSQL)
     nli.register(sub)  # nli train/eval/threshold, contradiction score
     return parser
 

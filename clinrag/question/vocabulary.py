@@ -122,14 +122,23 @@ def _user_lay_terms(corpus_path: str | None) -> dict:
     return yaml.safe_load(extra.read_text(encoding="utf-8")) or {}
 
 
-def build_vocabulary(docs, corpus_path: str | None = None) -> Vocabulary:
-    builtin, user = _load_yaml("lay_terms.yaml"), _user_lay_terms(corpus_path)
-    lay = {**(builtin.get("terms") or {}), **(user.get("terms") or {})}
-    shorthand = {**(builtin.get("shorthand") or {}), **(user.get("shorthand") or {})}
+def corpus_word_counts(docs) -> dict[str, int]:
+    """How often each word occurs in the documents' titles, texts and organization names."""
     words: dict[str, int] = {}
     for d in docs:
         for w in WORD.findall(f"{d.title} {d.text} {d.org_name or ''} {d.org}".lower()):
             words[w] = words.get(w, 0) + 1
+    return words
+
+
+def build_vocabulary(docs, corpus_path: str | None = None, words: dict[str, int] | None = None) -> Vocabulary:
+    """``docs`` need ``org``, ``org_name`` and ``issued``; their words are counted unless ``words`` (counted
+    beforehand, e.g. kept by the PostgreSQL corpus store) is given."""
+    builtin, user = _load_yaml("lay_terms.yaml"), _user_lay_terms(corpus_path)
+    lay = {**(builtin.get("terms") or {}), **(user.get("terms") or {})}
+    shorthand = {**(builtin.get("shorthand") or {}), **(user.get("shorthand") or {})}
+    docs = list(docs)
+    words = corpus_word_counts(docs) if words is None else words
     first: dict[str, list] = {}
     for d in docs:
         if d.issued:
@@ -144,7 +153,12 @@ _cache: dict[tuple, Vocabulary] = {}
 
 def vocabulary_for(index) -> Vocabulary:
     """The vocabulary of an index's corpus, built once per corpus content and process."""
-    key = (str(getattr(index, "index_dir", id(index))), str(getattr(index, "corpus_path", "")))
+    key = (str(getattr(index, "cache_key", None) or getattr(index, "index_dir", id(index))),
+           str(getattr(index, "corpus_path", "")))
     if key not in _cache:
-        _cache[key] = build_vocabulary(list(index.docs.values()), getattr(index, "corpus_path", None))
+        if hasattr(index, "vocabulary_inputs"):  # a corpus store: documents (and word counts) as it keeps them
+            docs, words = index.vocabulary_inputs()
+        else:
+            docs, words = list(index.docs.values()), None
+        _cache[key] = build_vocabulary(docs, getattr(index, "corpus_path", None), words)
     return _cache[key]

@@ -174,7 +174,10 @@ class ClinragService:
         inputs, context, notes = self.prepare(q, corpus)
         if corpus:
             self.documents(context.corpus_path)  # a malformed corpus fails here, with file, line and field
-        state = self.graph.invoke(inputs, context=context)
+        from clinrag.tools.index.corpus_store import question_snapshot
+
+        with question_snapshot():  # one corpus snapshot for the whole question (PostgreSQL store)
+            state = self.graph.invoke(inputs, context=context)
         return to_result(state).model_dump(mode="json"), notes
 
     def stream(self, q: Question, cancelled: threading.Event | None = None) -> Iterator[tuple[str, dict]]:

@@ -20,26 +20,21 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import shutil
 import tempfile
 import time
-from collections import Counter
-from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from clinrag import __version__
-from clinrag.documents import CorpusError, corpus_hash, load_documents, load_scope
+from clinrag.documents import corpus_hash, load_documents, load_scope
 from clinrag.paths import BUILTIN_CORPUS, index_root
 from clinrag.schema import Document, Passage, ScopeDeclaration
 from clinrag.tools.frames.storage import extractor_fingerprint
-from clinrag.tools.index.bm25 import BM25_ARRAYS, BM25_VOCAB, StoredBM25, write_bm25
-from clinrag.tools.index.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id, model_runtime, prime_cache
-from clinrag.tools.index.exact import ExactIndex
-from clinrag.tools.index.text import content_tokens, prime_sentences, split_sentences
+from clinrag.tools.index.bm25 import BM25_ARRAYS, BM25_VOCAB, write_bm25
+from clinrag.tools.index.embeddings import EMBEDDING_DIM, embed_texts, embedding_model_id, model_runtime
+from clinrag.tools.index.text import content_tokens, split_sentences
 
 log = logging.getLogger(__name__)
 
@@ -262,171 +257,11 @@ def build_index(
     return index_dir
 
 
-def _load_vector_index(index_dir: Path):
-    """The dense index: exact numpy search for a flat index (no FAISS import), FAISS HNSW otherwise."""
-    manifest = json.loads((index_dir / "manifest.json").read_text())
-    if manifest.get("faiss_index", "flat") == "flat":
-        return ExactIndex(np.load(index_dir / VECTORS_FILE))
-    import faiss
+def __getattr__(name: str):
+    """The loaded index lives in ``tools/index/embedded.py``; ``store.CorpusIndex`` and ``store.get_index`` still
+    name it (imported on first use: the embedded module imports this one)."""
+    if name in ("CorpusIndex", "get_index"):
+        from clinrag.tools.index import embedded
 
-    index = faiss.read_index(str(index_dir / "index.faiss"))
-    index.hnsw.efSearch = HNSW_EF_SEARCH
-    return index
-
-
-@dataclass
-class CorpusIndex:
-    """A loaded index: passages, their unit vectors, FAISS, BM25 and term statistics."""
-
-    corpus_path: Path
-    index_dir: Path
-    passages: list[Passage]
-    vectors: np.ndarray
-    faiss_index: object
-    docs: dict[str, Document]
-    scope: ScopeDeclaration | None
-    idf: dict[str, float] = field(default_factory=dict)
-    max_idf: float = 0.0
-    passage_terms: list[frozenset[str]] = field(default_factory=list)
-    bm25: object = None
-    sentence_vectors: np.ndarray | None = None  # every passage sentence, in passage order
-    sentence_rows: np.ndarray | None = None  # the passage row of each sentence
-    sentences: list[str] = field(default_factory=list)  # every passage sentence, in passage order
-    frames: dict[str, list] | None = None  # doc_id -> recommendation frames, read from frames.jsonl on first use
-
-    def best_sentence_cosine(self, query_vec: np.ndarray) -> np.ndarray:
-        """Per passage: the cosine of its sentence closest to the query."""
-        best = np.full(len(self.passages), -1.0, dtype=np.float32)
-        np.maximum.at(best, self.sentence_rows, self.sentence_vectors @ query_vec)
-        return best
-
-    def frames_for(self, doc_id: str) -> list:
-        """The recommendation frames of one guideline document (stored at index build; [] for other sources)."""
-        if self.frames is None:
-            from clinrag.tools.frames.storage import load_frames
-
-            self.frames = load_frames(self.index_dir)
-        return self.frames.get(doc_id, [])
-
-    @classmethod
-    def load(cls, corpus_path: Path | str = BUILTIN_CORPUS, index_dir: Path | str | None = None) -> CorpusIndex:
-        """Load the index for a corpus, (re)building it when missing, stale or foreign, and once more when its files
-        cannot be read (truncated vectors or FAISS file, vector counts that do not match the passages, a broken
-        ``passages.jsonl``). An index that still cannot be read after that rebuild raises :class:`StaleIndexError`
-        with a one-line message; a malformed corpus raises CorpusError before anything on disk is touched."""
-        corpus_path = Path(corpus_path)
-        docs = load_documents(corpus_path)
-        index_dir = Path(index_dir) if index_dir else default_index_dir(corpus_path, docs)
-        _restore_interrupted_swap(index_dir)
-        reason = stale_reason(index_dir, docs)
-        if reason:
-            log.warning("Rebuilding index at %s: %s", index_dir, reason)
-            build_index(corpus_path, index_dir)
-        try:
-            return cls._read(corpus_path, index_dir, docs)
-        except CorpusError:
-            raise  # the corpus's scope file, not the index
-        except Exception as e:  # any unreadable file means the index cannot be used as it is
-            problem = _load_problem(index_dir, e)
-            if reason:  # just built, and still unreadable: do not loop
-                raise problem from None
-        _print_status(f"rebuilding the index at {index_dir}: {problem}")
-        log.warning("Rebuilding index at %s: %s", index_dir, problem)
-        build_index(corpus_path, index_dir)
-        try:
-            return cls._read(corpus_path, index_dir, docs)
-        except CorpusError:
-            raise
-        except Exception as e:
-            raise _load_problem(index_dir, e) from None
-
-    @classmethod
-    def _read(cls, corpus_path: Path, index_dir: Path, docs: list[Document]) -> CorpusIndex:
-        """Read a built index folder; any file that is unreadable or inconsistent raises (see :meth:`load`)."""
-        faiss_index = _load_vector_index(index_dir)
-        if getattr(faiss_index, "d", EMBEDDING_DIM) != EMBEDDING_DIM:
-            raise StaleIndexError(f"vectors have dimension {faiss_index.d}, expected {EMBEDDING_DIM}")
-        with (index_dir / "passages.jsonl").open(encoding="utf-8") as fh:
-            passages = [_passage(line, n) for n, line in enumerate(fh, start=1)]
-        if faiss_index.ntotal != len(passages):
-            raise StaleIndexError(f"{faiss_index.ntotal} vectors for {len(passages)} passages")
-        vectors = faiss_index.reconstruct_n(0, faiss_index.ntotal)
-        sentences = json.loads((index_dir / "sentences.json").read_text())
-        sentence_vectors = np.load(index_dir / "sentences.npy")
-        if len(sentences) != len(passages):
-            raise StaleIndexError(f"sentence lists for {len(sentences)} passages, {len(passages)} passages")
-        if sentence_vectors.ndim != 2 or len(sentence_vectors) != sum(map(len, sentences)) or (
-                sentence_vectors.shape[1] != EMBEDDING_DIM):
-            raise StaleIndexError("sentence vectors do not match the passages")
-        texts = json.loads((index_dir / "corpus_texts.json").read_text())
-        text_vectors = np.load(index_dir / "corpus_texts.npy")
-        if text_vectors.ndim != 2 or len(text_vectors) != len(texts):
-            raise StaleIndexError("corpus text vectors do not match the corpus texts")
-        prime_cache([s for sents in sentences for s in sents], sentence_vectors)
-        prime_sentences([p.text for p in passages], sentences)  # as split at build: no pysbd at query time
-        prime_cache(texts, text_vectors)
-        tokens = [content_tokens(embedding_text(p)) for p in passages]
-        bm25 = StoredBM25.load(index_dir)
-        if bm25.num_docs != len(passages):
-            raise StaleIndexError(f"BM25 weights for {bm25.num_docs} passages, {len(passages)} passages")
-        n = len(passages)
-        df = Counter(t for toks in tokens for t in set(toks))
-        idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
-        return cls(
-            corpus_path=corpus_path,
-            index_dir=index_dir,
-            passages=passages,
-            vectors=np.asarray(vectors, dtype=np.float32),
-            faiss_index=faiss_index,
-            docs={d.doc_id: d for d in docs},
-            scope=load_scope(corpus_path),
-            idf=idf,
-            max_idf=math.log(1 + (n + 0.5) / 0.5),
-            passage_terms=[frozenset(t) for t in tokens],
-            bm25=bm25,
-            sentence_vectors=sentence_vectors,
-            sentence_rows=np.repeat(np.arange(len(passages)), [len(x) for x in sentences]),
-            sentences=[s for sents in sentences for s in sents],
-        )
-
-
-def _passage(line: str, lineno: int) -> Passage:
-    """One line of ``passages.jsonl``; a line that does not parse names its line number instead of pydantic's
-    error listing."""
-    from pydantic import ValidationError
-
-    try:
-        return Passage.model_validate_json(line)
-    except ValidationError as e:
-        first = e.errors()[0]
-        field_name = ".".join(str(p) for p in first["loc"]) or "(record)"
-        raise StaleIndexError(f"passages.jsonl line {lineno} is unreadable ({field_name}: {first['msg']})") from None
-
-
-def _load_problem(index_dir: Path, error: Exception) -> StaleIndexError:
-    """A load error as one line naming the index folder (numpy's, FAISS's or pydantic's messages can run over
-    many lines; only their first line is kept)."""
-    text = str(error).strip().splitlines()
-    detail = text[0][:200] if text else type(error).__name__
-    if isinstance(error, StaleIndexError):
-        message = detail if detail.startswith(str(index_dir)) else f"{index_dir}: {detail}"
-    else:
-        message = f"{index_dir}: index files unreadable ({type(error).__name__}: {detail})"
-    return StaleIndexError(message)
-
-
-def _restore_interrupted_swap(index_dir: Path) -> None:
-    """A build killed between moving the old index aside (``NAME.old``) and moving the new one in leaves no index
-    folder: put the old one back, so it is checked (and used, or rebuilt) like any other."""
-    old = index_dir.with_name(index_dir.name + ".old")
-    if not index_dir.exists() and (old / "manifest.json").is_file():
-        try:
-            old.rename(index_dir)
-        except OSError:
-            pass
-
-
-@lru_cache(maxsize=4)
-def get_index(corpus_path: str = str(BUILTIN_CORPUS), index_dir: str | None = None) -> CorpusIndex:
-    """Once-per-process cached :meth:`CorpusIndex.load`."""
-    return CorpusIndex.load(corpus_path, index_dir)
+        return getattr(embedded, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

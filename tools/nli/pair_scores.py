@@ -62,14 +62,19 @@ def forget_pair_scores() -> None:
     _primed_from.clear()
 
 
-def primed_backend(index, spec: str):
-    """The NLI backend ``spec``, with the pair scores stored in ``index`` loaded once per process."""
+def primed_backend(index, spec: str, doc_ids=None):
+    """The NLI backend ``spec``, with the pair scores stored with the corpus loaded into the cache: an embedded
+    index loads all of them once per process; the PostgreSQL store loads those among ``doc_ids`` (the documents
+    about to be compared) on every call, since its corpus can change between questions."""
     from clinrag.tools.nli.backends import get_nli_backend
 
     backend = get_nli_backend(spec)
+    if getattr(index, "kind", "embedded") != "embedded":
+        index.prime_pair_scores(backend, doc_ids)
+        return backend
     key = (str(index.index_dir), fingerprint(backend))
     if key not in _primed_from:
-        load_pair_scores(index.index_dir, index.sentences, backend)
+        index.prime_pair_scores(backend, doc_ids)
         _primed_from.add(key)
     return backend
 

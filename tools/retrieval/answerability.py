@@ -19,8 +19,8 @@ The support score the gate reads stays absolute, in [0, 1]::
 
     support = w * p_answers + (1 - w) * absolute,     absolute = 0.8 * max(c_b, 0) + 0.2 * coverage
 
-with ``w`` = :data:`ANSWERABILITY_WEIGHT` (a convex combination of two values in [0, 1] is in [0, 1]). Cost per
-passage: its sentences' cosines (already computed by the index) and a 772 x 64 product.
+with ``w`` = :func:`source_weight` of the passage's source type (a convex combination of two values in [0, 1] is
+in [0, 1]). Cost per passage: its sentences' cosines (already computed by the index) and a 772 x 64 product.
 """
 
 from __future__ import annotations
@@ -33,10 +33,21 @@ import numpy as np
 WEIGHTS_DIR = Path(__file__).resolve().with_name("answerability_weights")
 WEIGHTS_PATH = WEIGHTS_DIR / "answerability.npz"
 FEATURE_DIM = 2 * 384 + 4
-# Share of the trained probability in the support score. 0 keeps today's absolute score exactly (the model is
-# not even loaded). Chosen on the guideline-drift canonical split only (evals/answerability.py, the model card):
-# it became the default only if canonical and holdout stay at 100 % and the abstention margins do not shrink.
+# Share of the trained probability in the support score of guideline (and label, leaflet, other) passages. 0 keeps
+# the absolute score exactly (the model is not run for them). Chosen on the guideline-drift canonical split only
+# (evals/answerability.py, the model card): it would have become the default only if canonical and holdout stayed at
+# 100 % and the abstention margins did not shrink; they shrank.
 ANSWERABILITY_WEIGHT = 0.0
+# The same share for abstract passages (source_type "abstract"). An abstract that shares a question's words is not
+# an answer to it (vitamin D in kidney disease for a vitamin-D-and-fractures question), which is what the model was
+# trained to tell; chosen on the calibration split of evals/abstract_gate.py (a leave-out PubMedQA corpus) at the
+# graph's fixed support threshold, then reported on its test split.
+ABSTRACT_ANSWERABILITY_WEIGHT = 0.0
+
+
+def source_weight(source_type: str) -> float:
+    """The answerability weight ``w`` for passages of one source type."""
+    return ABSTRACT_ANSWERABILITY_WEIGHT if source_type == "abstract" else ANSWERABILITY_WEIGHT
 
 
 class AnswerabilityModel:
@@ -89,12 +100,8 @@ def pair_features(q_vec: np.ndarray, sentence_vecs: list[np.ndarray], coverage: 
 
 
 def passage_sentence_vectors(index, rows) -> list[np.ndarray]:
-    """The index's sentence vectors of each passage row (the passage vector when a passage has none)."""
-    rows = np.asarray(rows, dtype=np.int64)
-    starts = np.searchsorted(index.sentence_rows, rows, side="left")
-    ends = np.searchsorted(index.sentence_rows, rows, side="right")
-    return [index.sentence_vectors[a:b] if b > a else index.vectors[r][None, :]
-            for r, a, b in zip(rows.tolist(), starts.tolist(), ends.tolist())]
+    """The corpus store's sentence vectors of each passage row (the passage vector when a passage has none)."""
+    return index.sentence_vectors_of(rows)
 
 
 def answer_probability(index, q_vec: np.ndarray, rows, coverage: np.ndarray,
@@ -110,15 +117,23 @@ def support_scores(index, q_vec: np.ndarray, rows, terms: list[str], sentence_co
                    weight: float | None = None) -> np.ndarray:
     """Absolute support in [0, 1] of passage ``rows`` (``sentence_cosine``: their best sentence cosine).
 
-    ``w * p_answers + (1 - w) * absolute`` with ``w`` = ``weight`` (default :data:`ANSWERABILITY_WEIGHT`) and
-    ``absolute`` = :func:`clinrag.tools.retrieval.hybrid.support_score`; with ``w = 0`` the model is not run.
+    ``w * p_answers + (1 - w) * absolute`` with ``w`` = ``weight`` for every row, by default each passage's
+    :func:`source_weight`, and ``absolute`` = :func:`clinrag.tools.retrieval.hybrid.support_score`; the model is
+    run only for rows with ``w > 0``.
     """
     from clinrag.tools.retrieval.hybrid import support_score, term_coverage
 
-    weight = ANSWERABILITY_WEIGHT if weight is None else weight
-    coverage = np.array([term_coverage(index, terms, int(r)) for r in rows], dtype=np.float64)
+    rows = [int(r) for r in rows]
+    if weight is None:
+        w = np.array([source_weight(p.meta.source_type) for p in index.passages_at(rows)], dtype=np.float64)
+    else:
+        w = np.full(len(rows), float(weight))
+    coverage = np.array([term_coverage(index, terms, r) for r in rows], dtype=np.float64)
     absolute = np.array([support_score(float(c), v) for c, v in zip(sentence_cosine, coverage)], dtype=np.float64)
-    if not weight:
+    scored = np.flatnonzero(w > 0)
+    if not len(scored):
         return absolute
-    p = answer_probability(index, q_vec, rows, coverage)
-    return np.clip(weight * p + (1 - weight) * absolute, 0.0, 1.0)
+    out = absolute.copy()
+    p = answer_probability(index, q_vec, [rows[i] for i in scored], coverage[scored])
+    out[scored] = np.clip(w[scored] * p + (1 - w[scored]) * absolute[scored], 0.0, 1.0)
+    return out

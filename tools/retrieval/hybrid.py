@@ -32,8 +32,8 @@ import numpy as np
 
 from clinrag import options
 from clinrag.schema import Passage
+from clinrag.tools.index.corpus_store import CorpusStore
 from clinrag.tools.index.embeddings import embed_cached
-from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.index.text import content_tokens
 from clinrag.tools.retrieval.answerability import support_scores
 
@@ -69,14 +69,10 @@ class ScoredPassage:
         return self.support_of(self.row)
 
 
-def term_coverage(index: CorpusIndex, question_terms: list[str], row: int) -> float:
-    """IDF-weighted share of the question's distinct content terms found in passage ``row``."""
-    terms = set(question_terms)
-    if not terms:
-        return 0.0
-    total = sum(index.idf.get(t, index.max_idf) for t in terms)
-    hit = sum(index.idf[t] for t in terms if t in index.passage_terms[row])
-    return hit / total
+def term_coverage(index: CorpusStore, question_terms: list[str], row: int) -> float:
+    """IDF-weighted share of the question's distinct content terms found in passage ``row`` (BM25 IDF; a term the
+    corpus never uses counts at the largest IDF, so unknown words lower coverage)."""
+    return float(index.term_coverage(question_terms, [row])[0])
 
 
 def support_score(sentence_cosine: float, coverage: float) -> float:
@@ -100,19 +96,20 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def first_stage(index: CorpusIndex, query_vecs: np.ndarray, bm25_all: np.ndarray, pool: int) -> list[int]:
-    """Candidate rows: the union of the dense top-``pool`` of every query vector and the BM25 top-``pool``."""
-    k = min(pool, len(index.passages))
+def first_stage(index: CorpusStore, query_vecs: np.ndarray, lexical_terms: list[str], pool: int) -> list[int]:
+    """Candidate rows: the union of the dense top-``pool`` of every query vector and the BM25 top-``pool`` of
+    ``lexical_terms``."""
+    k = min(pool, index.passage_count())
     if k <= 0:
         return []
-    _, dense_top = index.faiss_index.search(np.asarray(query_vecs, dtype=np.float32), k)
+    _, dense_top = index.dense_search(np.asarray(query_vecs, dtype=np.float32), k)
     rows = {int(r) for r in dense_top.ravel() if r >= 0}
-    rows |= {int(r) for r in np.argsort(-bm25_all, kind="stable")[:k] if bm25_all[r] > 0}
+    rows |= set(index.lexical_top(lexical_terms, k))
     return sorted(rows)
 
 
 def hybrid_search(
-    index: CorpusIndex,
+    index: CorpusStore,
     question: str,
     target: str | None = None,
     mimic: str | None = None,
@@ -131,34 +128,33 @@ def hybrid_search(
     q_vec, *hyp = embed_cached([question, *(t for t in (target, mimic) if t)])
     terms = content_tokens(question)
     lexical = content_tokens(target) if target else terms
-    n = len(index.passages)
-    bm25_all = index.bm25.get_scores(lexical) if lexical else np.zeros(n)
     if rows is None:
-        rows = first_stage(index, np.stack([q_vec, *hyp[:1]]), bm25_all, pool_size(n, pool))
+        rows = first_stage(index, np.stack([q_vec, *hyp[:1]]), lexical, pool_size(index.passage_count(), pool))
     if not rows:
         return []
-    vecs = index.vectors[rows]
+    vecs = index.passage_vectors(rows)
     cosine = vecs @ q_vec
-    sentence_cosine = index.best_sentence_cosine(q_vec)
+    sentence_cosine = index.best_sentence_cosine(q_vec, rows)  # aligned with rows
+    best_sentence = dict(zip(rows, sentence_cosine.tolist()))
     dense = contrastive_scores(vecs, hyp[0], hyp[1] if len(hyp) > 1 else None, lam) if hyp else cosine
-    bm25 = bm25_all[rows].astype(np.float64)
+    bm25 = np.asarray(index.lexical_scores(lexical, rows)).astype(np.float64)
     fused = 1.0 / (RRF_K + 1 + _ranks(dense)) + 1.0 / (RRF_K + 1 + _ranks(bm25))
 
     def support_of(row: int) -> float:
-        return float(support_scores(index, q_vec, [row], terms, sentence_cosine[[row]])[0])
+        return float(support_scores(index, q_vec, [row], terms, np.float32([best_sentence[row]]))[0])
 
     results = [
         ScoredPassage(
             row=r,
-            passage=index.passages[r],
+            passage=passage,
             dense=float(dense[i]),
             cosine=float(cosine[i]),
             bm25=float(bm25[i]),
             fused=float(fused[i]),
-            sentence_cosine=float(sentence_cosine[r]),
+            sentence_cosine=float(sentence_cosine[i]),
             support_of=support_of,
         )
-        for i, r in enumerate(rows)
+        for i, (r, passage) in enumerate(zip(rows, index.passages_at(rows)))
     ]
     results.sort(key=lambda s: (-s.fused, -s.dense))
     return results

@@ -17,8 +17,8 @@ import numpy as np
 from pydantic import BaseModel
 
 from clinrag.schema import Hypotheses
+from clinrag.tools.index.corpus_store import CorpusStore
 from clinrag.tools.index.embeddings import embed_cached
-from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.retrieval.hybrid import hybrid_search
 
 _NON_CONTENT = {"yes", "no", "maybe"}
@@ -39,14 +39,14 @@ def informative_options(options: dict[str, str] | None) -> bool:
         v.strip().lower().rstrip(".") not in _NON_CONTENT for v in options.values())
 
 
-def option_support(index: CorpusIndex, text: str, rows: list[int]) -> float:
+def option_support(index: CorpusStore, text: str, rows: list[int]) -> float:
     """The mean absolute support that passages ``rows`` give ``text`` (0 without passages)."""
     if not rows or not text.strip():
         return 0.0
     return float(np.mean([s.support for s in hybrid_search(index, text, rows=list(rows))]))
 
 
-def answer_from_passages(index: CorpusIndex, options: dict[str, str],
+def answer_from_passages(index: CorpusStore, options: dict[str, str],
                          rows: list[int]) -> tuple[str | None, dict[str, float]]:
     """The option best supported by the passages (ties: the first label); None for yes/no options."""
     if not informative_options(options):
@@ -56,7 +56,7 @@ def answer_from_passages(index: CorpusIndex, options: dict[str, str],
 
 
 def option_hypotheses(
-    index: CorpusIndex, question: str, options: dict[str, str], pool: int = 50, k: int = 5
+    index: CorpusStore, question: str, options: dict[str, str], pool: int = 50, k: int = 5
 ) -> OptionHypotheses | None:
     """H+ = the option with the most retrieved support for ``question + option``, H- = the runner-up."""
     if not informative_options(options):

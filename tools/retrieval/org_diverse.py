@@ -29,7 +29,7 @@ import datetime as dt
 
 from clinrag import options
 from clinrag.schema import Document, EvidenceItem
-from clinrag.tools.index.store import CorpusIndex
+from clinrag.tools.index.corpus_store import CorpusStore
 from clinrag.tools.index.text import temporal_intent
 from clinrag.tools.retrieval.hybrid import ScoredPassage, hybrid_search
 
@@ -150,7 +150,7 @@ def org_diverse_select(
 
 
 def org_diverse_hybrid_search(
-    index: CorpusIndex,
+    index: CorpusStore,
     question: str,
     *,
     k: int = options.K,
@@ -176,7 +176,7 @@ def org_diverse_hybrid_search(
 
 
 def org_diverse_search_passages(
-    index: CorpusIndex,
+    index: CorpusStore,
     question: str,
     *,
     k: int = options.K,
@@ -196,13 +196,13 @@ def org_diverse_search_passages(
     return [to_evidence(s, status=status_at(s.passage.meta, index.docs, as_of)) for s in found]
 
 
-def as_of_gap(index: CorpusIndex, question: str, as_of: dt.date, named_orgs: list[str] | None = None,
+def as_of_gap(index: CorpusStore, question: str, as_of: dt.date, named_orgs: list[str] | None = None,
               pool: int = options.CANDIDATE_POOL) -> str | None:
     """Why the corpus holds no guidance on the question's topic (from the named organizations, when any has
     something on it) as of ``as_of``; None when it does."""
     scored = hybrid_search(index, question, pool=pool)
     topics = anchor_topics(scored) if diversifies(scored) else None
-    on_topic = [d for d in index.docs.values() if topics is None or d.topic in topics]
+    on_topic = index.documents_on(topics)
     named = [d for d in on_topic if named_orgs and d.org in named_orgs]
     candidates = named or on_topic
     if not candidates or any(issued_by(d, as_of) for d in candidates):

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from clinrag import options
 from clinrag.options import CONTRADICTION_POOL, RETRIEVAL_CONDITIONS, RetrievalCondition
 from clinrag.schema import ContradictionEdge, EvidenceItem
+from clinrag.tools.index.corpus_store import CorpusStore
 from clinrag.tools.index.embeddings import embed_cached
-from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.nli.contradiction import contradiction_graph
 from clinrag.tools.nli.pair_scores import primed_backend
 from clinrag.tools.retrieval.org_diverse import to_evidence
@@ -56,7 +56,7 @@ def check_condition(condition: str) -> Condition:
 
 
 def condition_search(
-    index: CorpusIndex,
+    index: CorpusStore,
     query: str,
     condition: str = "most-similar",
     *,
@@ -93,15 +93,15 @@ def condition_search(
         return ConditionResult(condition, [])
     q_vec = embed_cached([query])[0]
     ranked = mmr_temporal_rank(
-        q_vec, index.vectors[[c.row for c in candidates]], candidate_years(candidates), k=len(candidates), lam=lam,
-        alpha=alpha,
+        q_vec, index.passage_vectors([c.row for c in candidates]), candidate_years(candidates), k=len(candidates),
+        lam=lam, alpha=alpha,
     )
     s_by_pos = {r.position: r.s for r in ranked}
     salience: dict[str, float] = {}
     edges: list[ContradictionEdge] = []
     if condition != "most-similar" or score_contradictions:
         texts = {c.passage.doc_id: index.docs[c.passage.doc_id].text for c in candidates}
-        edges, salience = contradiction_graph(texts, primed_backend(index, nli_backend), pair_threshold)
+        edges, salience = contradiction_graph(texts, primed_backend(index, nli_backend, list(texts)), pair_threshold)
     scored = [
         ScoredCandidate(c.passage.doc_id, c.passage.meta.year, s_by_pos[i], salience.get(c.passage.doc_id, 0.0),
                         c.cosine)

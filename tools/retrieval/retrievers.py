@@ -26,8 +26,8 @@ import numpy as np
 
 from clinrag import options
 from clinrag.schema import EvidenceItem
+from clinrag.tools.index.corpus_store import CorpusStore
 from clinrag.tools.index.embeddings import embed_cached
-from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.index.text import content_tokens
 from clinrag.tools.retrieval import org_diverse
 from clinrag.tools.retrieval.hybrid import hybrid_search
@@ -43,11 +43,11 @@ class Retrieved:
     rows: list[int]
     scores: list[float]
 
-    def passage_ids(self, index: CorpusIndex) -> list[str]:
-        return [index.passages[r].passage_id for r in self.rows]
+    def passage_ids(self, index: CorpusStore) -> list[str]:
+        return [p.passage_id for p in index.passages_at(self.rows)]
 
-    def doc_ids(self, index: CorpusIndex) -> list[str]:
-        return [index.passages[r].doc_id for r in self.rows]
+    def doc_ids(self, index: CorpusStore) -> list[str]:
+        return [p.doc_id for p in index.passages_at(self.rows)]
 
 
 def _unit(vec: np.ndarray) -> np.ndarray:
@@ -55,28 +55,27 @@ def _unit(vec: np.ndarray) -> np.ndarray:
     return vec / norm if norm else vec
 
 
-def _search(index: CorpusIndex, vec: np.ndarray, n: int) -> Retrieved:
-    n = min(n, len(index.passages))
-    scores, rows = index.faiss_index.search(np.asarray(vec, dtype=np.float32)[None, :], n)
+def _search(index: CorpusStore, vec: np.ndarray, n: int) -> Retrieved:
+    n = min(n, index.passage_count())
+    scores, rows = index.dense_search(np.asarray(vec, dtype=np.float32)[None, :], n)
     keep = rows[0] >= 0
     return Retrieved(rows=[int(r) for r in rows[0][keep]], scores=[float(s) for s in scores[0][keep]])
 
 
-def dense_search(index: CorpusIndex, question: str, k: int) -> Retrieved:
+def dense_search(index: CorpusStore, question: str, k: int) -> Retrieved:
     return _search(index, embed_cached([question])[0], k)
 
 
-def bm25_search(index: CorpusIndex, question: str, k: int) -> Retrieved:
+def bm25_search(index: CorpusStore, question: str, k: int) -> Retrieved:
     terms = content_tokens(question)
     if not terms:
         return Retrieved([], [])
-    scores = index.bm25.get_scores(terms)
-    order = [int(r) for r in np.argsort(-scores, kind="stable")[:k] if scores[r] > 0]
-    return Retrieved(rows=order, scores=[float(scores[r]) for r in order])
+    order = index.lexical_top(terms, k)
+    return Retrieved(rows=order, scores=[float(s) for s in index.lexical_scores(terms, order)])
 
 
 def chr_search(
-    index: CorpusIndex, question: str, target: str | None, mimic: str | None, lam: float, pool: int, k: int
+    index: CorpusStore, question: str, target: str | None, mimic: str | None, lam: float, pool: int, k: int
 ) -> Retrieved:
     """The ``chr`` retriever: the graph's own :func:`~clinrag.tools.retrieval.org_diverse.org_diverse_hybrid_search`
     (looked up on its module at call time, so both paths always run the same function)."""
@@ -85,17 +84,17 @@ def chr_search(
     return Retrieved(rows=[s.row for s in found], scores=[s.fused for s in found])
 
 
-def hyde_search(index: CorpusIndex, question: str, passages: list[str], k: int) -> Retrieved:
+def hyde_search(index: CorpusStore, question: str, passages: list[str], k: int) -> Retrieved:
     vecs = embed_cached([question, *passages])
     return _search(index, _unit(vecs.mean(axis=0)), k)
 
 
-def query2doc_search(index: CorpusIndex, question: str, passage: str, k: int) -> Retrieved:
+def query2doc_search(index: CorpusStore, question: str, passage: str, k: int) -> Retrieved:
     return _search(index, embed_cached([f"{question} [SEP] {passage}"])[0], k)
 
 
 def rrf_search(
-    index: CorpusIndex, queries: list[str], k: int, rrf_k: int = options.RRF_K, depth: int = options.CANDIDATE_POOL
+    index: CorpusStore, queries: list[str], k: int, rrf_k: int = options.RRF_K, depth: int = options.CANDIDATE_POOL
 ) -> Retrieved:
     fused: dict[int, float] = defaultdict(float)
     for vec in embed_cached(list(dict.fromkeys(queries))):
@@ -106,7 +105,7 @@ def rrf_search(
 
 
 def retrieve(
-    index: CorpusIndex,
+    index: CorpusStore,
     retriever: str,
     question: str,
     *,
@@ -136,16 +135,16 @@ def retrieve(
     return rrf_search(index, [question, *extra], k, rrf_k=rrf_k, depth=pool)
 
 
-def mimic_share(index: CorpusIndex, rows: list[int], target: str, mimic: str) -> float | None:
+def mimic_share(index: CorpusStore, rows: list[int], target: str, mimic: str) -> float | None:
     """Share of the passages closer to H- than to H+ (cosine)."""
     if not rows or not target or not mimic:
         return None
     target_vec, mimic_vec = embed_cached([target, mimic])
-    vecs = index.vectors[rows]
+    vecs = index.passage_vectors(rows)
     return float(np.mean(vecs @ mimic_vec > vecs @ target_vec))
 
 
-def evidence_items(index: CorpusIndex, question: str, retrieved: Retrieved) -> list[EvidenceItem]:
+def evidence_items(index: CorpusStore, question: str, retrieved: Retrieved) -> list[EvidenceItem]:
     """The retrieved passages as evidence, in retrieved order, with the absolute support score of each."""
     if not retrieved.rows:
         return []

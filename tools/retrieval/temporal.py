@@ -23,8 +23,8 @@ import numpy as np
 
 from clinrag import options
 from clinrag.schema import EvidenceItem
+from clinrag.tools.index.corpus_store import CorpusStore
 from clinrag.tools.index.embeddings import embed_cached
-from clinrag.tools.index.store import CorpusIndex
 from clinrag.tools.retrieval.hybrid import ScoredPassage, hybrid_search
 from clinrag.tools.retrieval.org_diverse import anchor_topics, diversifies, status_at, to_evidence
 
@@ -69,7 +69,7 @@ def mmr_temporal_rank(
 
 
 def temporal_candidates(
-    index: CorpusIndex,
+    index: CorpusStore,
     query: str,
     *,
     year_from: int | None = None,
@@ -124,7 +124,7 @@ def candidate_years(candidates: list[ScoredPassage]) -> np.ndarray:
 
 
 def temporal_search_passages(
-    index: CorpusIndex,
+    index: CorpusStore,
     query: str,
     *,
     k: int = options.TEMPORAL_K,
@@ -150,7 +150,8 @@ def temporal_search_passages(
         return []
     q_vec = embed_cached([query])[0]
     ranked = mmr_temporal_rank(
-        q_vec, index.vectors[[s.row for s in candidates]], candidate_years(candidates), k=k, lam=lam, alpha=alpha
+        q_vec, index.passage_vectors([s.row for s in candidates]), candidate_years(candidates), k=k, lam=lam,
+        alpha=alpha,
     )
     return [to_evidence(candidates[r.position], score=r.s,
                         status=status_at(candidates[r.position].passage.meta, index.docs, as_of)) for r in ranked]
