@@ -27,6 +27,16 @@ def _describe(err: ValidationError) -> str:
 def load_documents(path: Path | str = BUILTIN_CORPUS) -> list[Document]:
     """Read and validate every line; raise :class:`CorpusError` on the first bad line, before anything is indexed."""
     path = Path(path)
+    docs, seen = read_documents(path)
+    _check_links(path, docs, seen)
+    return docs
+
+
+def read_documents(path: Path | str) -> tuple[list[Document], dict[str, int]]:
+    """The documents of a JSONL file, each line validated (JSON object, schema, no duplicate doc_id), and the line
+    of each doc_id; links between documents are not checked (:func:`load_documents` checks them within a corpus,
+    ``clinrag corpus add`` against the corpus database). Raises :class:`CorpusError` naming file, line and field."""
+    path = Path(path)
     if not path.is_file():
         raise CorpusError(f"{path}: corpus file not found")
     docs: list[Document] = []
@@ -53,8 +63,7 @@ def load_documents(path: Path | str = BUILTIN_CORPUS) -> list[Document]:
             docs.append(doc)
     if not docs:
         raise CorpusError(f"{path}: corpus is empty")
-    _check_links(path, docs, seen)
-    return docs
+    return docs, seen
 
 
 def _check_links(path: Path, docs: list[Document], lines: dict[str, int]) -> None:

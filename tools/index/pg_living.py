@@ -15,9 +15,9 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from pydantic import ValidationError
 
-from clinrag.documents import CorpusError, _describe
+from clinrag import documents
+from clinrag.documents import CorpusError
 from clinrag.schema import Document
 from clinrag.tools.index.pg_load import DOCUMENT_COLUMNS, DOCUMENT_TYPES, copy_rows, document_row, passage_tokens
 from clinrag.tools.index.pg_schema import SCHEMA as S
@@ -25,32 +25,9 @@ from clinrag.tools.index.pg_schema import CorpusDatabaseError, Vector, connect, 
 
 
 def read_documents(path: Path | str) -> list[Document]:
-    """The documents of a JSONL file, validated like a corpus (schema, duplicates), links checked later against the
-    file and the database. Raises CorpusError naming the file, line and field."""
-    path = Path(path)
-    if not path.is_file():
-        raise CorpusError(f"{path}: file not found")
-    docs, seen = [], {}
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            if not isinstance(record, dict):
-                raise CorpusError(f"{path}:{lineno}: expected a JSON object, got {type(record).__name__}")
-            doc = Document.model_validate(record)
-        except json.JSONDecodeError as e:
-            raise CorpusError(f"{path}:{lineno}: invalid JSON ({e.msg} at column {e.colno})") from None
-        except ValidationError as e:
-            raise CorpusError(f"{path}:{lineno}: {_describe(e)}") from None
-        if doc.doc_id in seen:
-            raise CorpusError(f"{path}:{lineno}: field 'doc_id': duplicate '{doc.doc_id}' (first on line "
-                              f"{seen[doc.doc_id]})")
-        seen[doc.doc_id] = lineno
-        docs.append(doc)
-    if not docs:
-        raise CorpusError(f"{path}: no documents")
-    return docs
+    """The documents of a JSONL file, validated like a corpus (:func:`clinrag.documents.read_documents`); their
+    links are checked later against the file and the database."""
+    return documents.read_documents(path)[0]
 
 
 def _open(url: str):
