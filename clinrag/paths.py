@@ -36,3 +36,9 @@ def index_root() -> Path:
         return Path(env).expanduser()
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
     return cache / "clinrag" / "index"
+
+
+def database_url() -> str | None:
+    """``CLINRAG_DATABASE_URL``: the PostgreSQL database of the chat threads and of a PostgreSQL corpus store, or None
+    (SQLite threads, the embedded corpus). Read from the environment only, so a password never enters a Context."""
+    return os.environ.get("CLINRAG_DATABASE_URL") or None

@@ -21,6 +21,7 @@ from pathlib import Path
 from langchain_core.messages import AnyMessage, HumanMessage
 
 from clinrag.context import Context
+from clinrag.paths import database_url
 from clinrag.run import stream_run
 
 COMMANDS = "/history shows the thread so far, /exit (or end of input) leaves; the thread is saved after every turn."
@@ -36,11 +37,6 @@ def chat_db_path() -> Path:
 
 def new_thread_name() -> str:
     return dt.datetime.now().strftime("chat-%Y%m%d-%H%M%S")
-
-
-def database_url() -> str | None:
-    """``CLINRAG_DATABASE_URL``: the PostgreSQL database of the chat threads, or None (SQLite)."""
-    return os.environ.get("CLINRAG_DATABASE_URL") or None
 
 
 def _redacted(url: str) -> str:

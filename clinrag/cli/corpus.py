@@ -15,7 +15,7 @@ EMBEDDED_MESSAGE = ("`clinrag corpus {command}` changes the corpus in PostgreSQL
 
 
 def _url(command: str) -> str:
-    from clinrag.tools.index.corpus_store import database_url
+    from clinrag.paths import database_url
 
     url = database_url()
     if not url:

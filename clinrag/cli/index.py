@@ -49,7 +49,7 @@ def _load_postgres(args: argparse.Namespace, corpus: Path, index_dir: Path) -> i
     """Build the embedded index (reused when up to date; ``--ray`` builds it on Ray) and bulk-load it into the
     database of CLINRAG_DATABASE_URL in one transaction (docs/scale.md, "Corpus in PostgreSQL")."""
     from clinrag.documents import corpus_hash, load_documents
-    from clinrag.tools.index.corpus_store import database_url
+    from clinrag.paths import database_url
     from clinrag.tools.index.pg_load import load_corpus
     from clinrag.tools.index.pg_schema import connect, corpus_name, loaded_corpus, where
 

@@ -26,13 +26,13 @@ REPEATABLE READ, READ ONLY transaction (one snapshot), so a question sees the co
 from __future__ import annotations
 
 import contextvars
-import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from clinrag.paths import database_url
 from clinrag.schema import Document, Passage, ScopeDeclaration
 
 
@@ -65,14 +65,6 @@ class CorpusStore(Protocol):
     def max_in_scope_cosine(self, query_vec: np.ndarray) -> float: ...
     def vocabulary_inputs(self) -> tuple[list, dict[str, int] | None]: ...
     def prime_pair_scores(self, backend, doc_ids=None) -> None: ...
-
-
-STORE_KINDS = ("auto", "embedded", "postgres")
-
-
-def database_url() -> str | None:
-    """``CLINRAG_DATABASE_URL`` (shared with the chat threads), or None."""
-    return os.environ.get("CLINRAG_DATABASE_URL") or None
 
 
 def store_kind(ctx) -> str:
