@@ -111,7 +111,16 @@ class Context:
     # The three thresholds below were chosen by `clinrag eval calibrate --split canonical` (canonical cases only).
     support_threshold: float = field(
         default=0.512,
-        metadata={"description": "Abstain when the best absolute support score is below this."},
+        metadata={"description": "Abstain when no passage's absolute support score reaches this (guideline, label, "
+                                 "leaflet and other non-abstract passages)."},
+    )
+    # Chosen by `clinrag eval abstract-gate` on its calibration split only: the lowest threshold at which at least
+    # 97 % of the unanswerable calibration questions abstain (the safety goal of the guideline benchmarks). Abstracts
+    # that share a question's words score higher than guideline passages that do (a study of vitamin C and wrist
+    # fractures against a vitamin-D-and-fractures question), so the guideline threshold lets them through.
+    abstract_support_threshold: float = field(
+        default=0.695,
+        metadata={"description": "The same for abstract passages (source_type 'abstract')."},
     )
     scope_similarity_threshold: float = field(
         default=0.293,
@@ -141,6 +150,14 @@ class Context:
         default=options.CONTRADICTION_THRESHOLD,
         metadata={"description": "Contradiction scores at or above this are flagged as disagreement."},
     )
+
+    def support_threshold_for(self, source_type: str) -> float:
+        """The support threshold a passage of ``source_type`` must reach."""
+        return self.abstract_support_threshold if source_type == "abstract" else self.support_threshold
+
+    def supported(self, evidence) -> bool:
+        """Whether any passage of ``evidence`` reaches the support threshold of its source type."""
+        return any(e.support_score >= self.support_threshold_for(e.source_type) for e in evidence)
 
     def __post_init__(self) -> None:
         _check_choice("retriever", self.retriever, RETRIEVERS)

@@ -103,7 +103,7 @@ def context_of(context: object) -> Context:
 
 def to_result(state: dict) -> AskResult:
     """The graph's output state as the ``clinrag ask --json`` object."""
-    evidence_fields = ("doc_id", "org", "title", "issued", "status", "superseded_by", "source_type", "score",
+    evidence_fields = ("doc_id", "org", "title", "issued", "year", "status", "superseded_by", "source_type", "score",
                        "support_score", "contradiction_salience", "text")
     return AskResult(
         question=state.get("question", ""),

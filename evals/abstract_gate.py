@@ -19,16 +19,18 @@ Each question goes through the whole graph (``clinrag.run.ask``) with the corpus
 when the graph answers (any abstention counts as an abstention). Reported per split and per weight ``w`` of the
 trained answerability probability in the support score of abstract passages (``support = w * p_answers +
 (1 - w) * absolute``, :mod:`clinrag.tools.retrieval.answerability`): answer rate on answerable questions,
-abstention rate on unanswerable ones, and balanced accuracy. The weight is chosen on calibration only, at the
-graph's fixed support threshold (a threshold that means the same for every corpus); the test split and the
-vitamin-D question are reported with it.
+abstention rate on unanswerable ones, and balanced accuracy, at each weight's *abstract support threshold*
+(``Context.abstract_support_threshold``). Both are chosen on calibration only: per weight, the lowest threshold at
+which at least ABSTENTION_TARGET of the unanswerable questions abstain (the safety goal of the guideline
+benchmarks); among those, the weight that answers the most answerable questions. The test split and the vitamin-D
+question are reported with the chosen setting beside the shipped one. Each question runs once per weight; the
+threshold is applied afterwards (:func:`at_threshold`), since nothing after the support gate depends on it.
 """
 
 from __future__ import annotations
 
-import argparse
+import dataclasses
 import hashlib
-import json
 import statistics
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,6 +41,9 @@ from clinrag.tools.retrieval import train_answerability as ta
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 VITAMIN_D = "Does vitamin D supplementation reduce fracture risk in older adults?"
 SPLITS = {"calibration": 1, "test": 0}
+# Share of unanswerable calibration questions that must abstain: the safety goal of the guideline benchmarks.
+ABSTENTION_TARGET = 0.97
+THRESHOLD_STEP = 0.005
 
 
 def left_out(pmid: str) -> bool:
@@ -68,17 +73,37 @@ def gate_corpus() -> tuple[Path, list[dict]]:
     return path, questions
 
 
-def run_split(questions: list[dict], ctx, weight: float) -> dict:
-    """Decisions of the graph on ``questions`` with abstract passages' answerability weight ``weight``."""
+def run_split(questions: list[dict], ctx, weight: float) -> list[dict]:
+    """Per question: the graph's decision with no abstract threshold (so that only the scope guard and the guideline
+    rules can abstain) and the best support, with abstract passages' answerability weight ``weight``."""
     from clinrag.run import ask
 
+    open_ctx = dataclasses.replace(ctx, abstract_support_threshold=0.0)
     rows = []
     with abstract_weight(weight):
         for q in questions:
-            result = ask(q["question"], ctx)
+            result = ask(q["question"], open_ctx)
             rows.append({**q, "decision": result.decision, "support": best_support(result),
                          "found_own": q["doc_id"] in {e["doc_id"] for e in result.evidence}})
-    return {**summarize(rows), "rows": rows}
+    return rows
+
+
+def at_threshold(rows: list[dict], threshold: float) -> list[dict]:
+    """The rows as the gate decides them at ``threshold``: an answer stays an answer only if its support reaches
+    it (the support gate is the graph's last abstention; nothing after it depends on the threshold)."""
+    return [{**r, "decision": "answer" if r["decision"] == "answer" and r["support"] >= threshold else "abstain"}
+            for r in rows]
+
+
+def lowest_safe_threshold(rows: list[dict], target: float = ABSTENTION_TARGET) -> float | None:
+    """The lowest threshold on the THRESHOLD_STEP grid at which at least ``target`` of the unanswerable
+    questions abstain (None when none does)."""
+    steps = int(round(1 / THRESHOLD_STEP))
+    for i in range(steps + 1):
+        t = round(i * THRESHOLD_STEP, 4)
+        if summarize(at_threshold(rows, t))["abstention_rate"] >= target:
+            return t
+    return None
 
 
 @contextmanager
@@ -109,47 +134,58 @@ def summarize(rows: list[dict]) -> dict:
 
 
 def evaluate(weights=WEIGHTS, limit: int | None = None) -> dict:
-    """Calibration sweep over ``weights``, the chosen weight (best balanced accuracy on calibration, the
-    smaller weight on ties), then test and the vitamin-D question on the shipped PubMedQA corpus with it."""
+    """Calibration: for each weight, the lowest threshold with calibration abstention >= ABSTENTION_TARGET; the
+    chosen (weight, threshold) answers most calibration questions among those (the smaller weight on ties). Then
+    the test split and the vitamin-D question on the shipped PubMedQA corpus at the chosen setting, beside the
+    shipped defaults."""
+    from tqdm.auto import tqdm
+
     from clinrag.context import Context
+    from clinrag.documents import load_documents
     from clinrag.run import ask
     from clinrag.tools.index.store import build_index, stale_reason
 
     corpus, questions = gate_corpus()
     index_dir = ta.cache_dir() / "indexes" / "pubmedqa_gate"
-    from clinrag.documents import load_documents
-
     if stale_reason(index_dir, load_documents(corpus)):
         build_index(corpus, index_dir, pair_scores=False)
     ctx = Context(corpus_path=str(corpus), index_dir=str(index_dir))
+    shipped = (answerability.ABSTRACT_ANSWERABILITY_WEIGHT, ctx.abstract_support_threshold)
     by_split = {s: [q for q in questions if q["split"] == s][:limit] for s in SPLITS}
-    sweep = {w: run_split(by_split["calibration"], ctx, w) for w in weights}
-    chosen = max(weights, key=lambda w: (sweep[w]["balanced_accuracy"], -w))
-    report = {"threshold": ctx.support_threshold, "calibration": {str(w): sweep[w] for w in weights},
-              "chosen_weight": chosen, "shipped_weight": answerability.ABSTRACT_ANSWERABILITY_WEIGHT,
-              "test": {str(w): run_split(by_split["test"], ctx, w) for w in sorted({0.0, chosen})}}
-    shipped = Context(corpus_path=str(ta.pubmedqa_corpus()))
-    vit = {}
-    for w in sorted({0.0, chosen}):
+    calibration = {}
+    for w in tqdm(weights, desc="calibration weights", disable=None):
+        rows = run_split(by_split["calibration"], ctx, w)
+        t = lowest_safe_threshold(rows)
+        calibration[str(w)] = {"threshold": t, **summarize(at_threshold(rows, t if t is not None else 1.01)),
+                               "at_shipped_threshold": summarize(at_threshold(rows, shipped[1])), "rows": rows}
+    chosen_w = max(weights, key=lambda w: (calibration[str(w)]["answer_rate"], -w))
+    chosen = (chosen_w, calibration[str(chosen_w)]["threshold"])
+    test = {}
+    for w, t in dict.fromkeys([shipped, chosen]):
+        rows = run_split(by_split["test"], ctx, w)
+        test[f"w={w} t={t}"] = {**summarize(at_threshold(rows, t)), "rows": rows}
+    vitamin_d = {}
+    for w, t in dict.fromkeys([shipped, chosen]):
         with abstract_weight(w):
-            r = ask(VITAMIN_D, shipped)
-        vit[str(w)] = {"decision": r.decision, "best_support": best_support(r),
-                       "titles": [e["title"] for e in r.evidence][:3]}
-    report["vitamin_d"] = vit
-    return report
+            r = ask(VITAMIN_D, Context(corpus_path=str(ta.pubmedqa_corpus()), abstract_support_threshold=t))
+        vitamin_d[f"w={w} t={t}"] = {"decision": r.decision, "best_support": best_support(r),
+                                     "titles": [e["title"] for e in r.evidence][:3]}
+    return {"abstention_target": ABSTENTION_TARGET, "guideline_threshold": ctx.support_threshold,
+            "shipped": {"weight": shipped[0], "threshold": shipped[1]},
+            "chosen": {"weight": chosen[0], "threshold": chosen[1]},
+            "calibration": calibration, "test": test, "vitamin_d": vitamin_d}
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="The support gate on a leave-out PubMedQA abstract corpus")
-    parser.add_argument("--json-out", type=Path)
-    parser.add_argument("--limit", type=int, help="at most this many questions per split (a quick look)")
-    args = parser.parse_args(argv)
-    report = evaluate(limit=args.limit)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.json_out:
-        args.json_out.write_text(text + "\n")
-
-
-if __name__ == "__main__":
-    main()
+def format_report(report: dict) -> str:
+    lines = [f"abstention target {report['abstention_target']}; shipped w={report['shipped']['weight']} "
+             f"t={report['shipped']['threshold']}; chosen on calibration w={report['chosen']['weight']} "
+             f"t={report['chosen']['threshold']}"]
+    for split in ("calibration", "test"):
+        for name, row in report[split].items():
+            label = f"w={name} t={row['threshold']}" if split == "calibration" else name
+            lines.append(f"{split:11} {label:18} answer {row['answer_rate']:.3f}"
+                         f"  abstain {row['abstention_rate']:.3f}  balanced {row['balanced_accuracy']:.3f}"
+                         f"  (n {row['answerable']}+{row['unanswerable']})")
+    for name, row in report["vitamin_d"].items():
+        lines.append(f"vitamin D   {name:18} {row['decision']} (best support {row['best_support']})")
+    return "\n".join(lines)

@@ -33,9 +33,18 @@ def emit(runtime: Any, event: str, **data: Any) -> None:
 def evidence_entry(item: EvidenceItem) -> dict:
     """One evidence passage without its text: who said it, when, whether it is still current, how well it supports."""
     return {
-        "doc_id": item.doc_id, "org": item.org, "title": item.title, "issued": item.issued, "status": item.status,
+        "doc_id": item.doc_id, "org": item.org, "title": item.title, "issued": item.issued, "year": item.year,
+        "status": item.status,
         "superseded_by": item.superseded_by, "support_score": round(item.support_score, 4),
     }
+
+
+def when_label(entry: dict) -> str:
+    """When an evidence entry's source is from: "issued 2021-05-18" (guidelines), "2008" (abstracts carry a year),
+    or "undated"."""
+    if entry.get("issued"):
+        return f"issued {entry['issued']}"
+    return str(entry["year"]) if entry.get("year") else "undated"
 
 
 def contradiction_entry(edge: ContradictionEdge) -> dict:

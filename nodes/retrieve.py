@@ -21,10 +21,6 @@ from clinrag.tools.retrieval.retrievers import evidence_items
 from clinrag.tools.retrieval.retrievers import retrieve as retrieve_named
 
 
-def _best(evidence) -> float:
-    return max((e.support_score for e in evidence), default=0.0)
-
-
 def retrieve(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     hyp = state.hypotheses
@@ -56,7 +52,7 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict:
             pool=ctx.candidate_pool, **{"include_superseded": None, **understood_args},
         )
         evidence = search(**({"comparison": True} if u and u.comparison else {}))
-        if u and u.organizations and not u.comparison and _best(evidence) < ctx.support_threshold:
+        if u and u.organizations and not u.comparison and not ctx.supported(evidence):
             # The named organization's passages alone do not support the question well enough to pass the gate:
             # show them first, then the other organizations', rather than abstain on what the corpus answers.
             evidence = search(comparison=True)

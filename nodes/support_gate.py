@@ -1,7 +1,9 @@
 """Support gate: abstain when no retrieved passage supports the question well enough.
 
 The score is absolute (see ``clinrag.tools.retrieval.hybrid``), so the same threshold means the same thing for every
-question; it was chosen on the canonical benchmark split only.
+question. Each passage is held to the threshold of its source type (``Context.support_threshold_for``): guideline
+passages to ``support_threshold`` (chosen on the canonical benchmark split only), abstracts to
+``abstract_support_threshold`` (chosen on the calibration split of the abstract-corpus gate evaluation only).
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from clinrag.graph.state import State
 
 def support_gate(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
-    support = max((e.support_score for e in state.evidence), default=0.0)
-    supported = support >= ctx.support_threshold
-    emit(runtime, "support", support=round(support, 4), threshold=ctx.support_threshold,
+    best = max(state.evidence, key=lambda e: e.support_score, default=None)
+    support = best.support_score if best else 0.0
+    threshold = ctx.support_threshold_for(best.source_type) if best else ctx.support_threshold
+    supported = ctx.supported(state.evidence)
+    emit(runtime, "support", support=round(support, 4), threshold=threshold,
          decision="answer" if supported else "abstain")
     if not supported:
         return {
@@ -27,7 +31,8 @@ def support_gate(state: State, runtime: Runtime[Context]) -> dict:
             "abstain_reason": "insufficient_support",
             "reason": (
                 f"The corpus does not support an answer: best support score {support:.2f} is below the "
-                f"threshold {ctx.support_threshold:.2f}."
+                f"threshold {threshold:.3f}"
+                + (" for abstracts." if best and best.source_type == "abstract" else ".")
             ),
         }
     return {"support": support, "decision": "answer"}

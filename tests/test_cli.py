@@ -13,7 +13,7 @@ from clinrag.cli.main import main
 from clinrag.evals.guideline_drift import case_id, load_cases
 
 JSON_KEYS = {"question", "decision", "abstain_reason", "reason", "evidence", "contradictions", "hypotheses", "answer"}
-EVIDENCE_KEYS = {"doc_id", "org", "title", "issued", "status", "source_type", "score", "support_score", "text"}
+EVIDENCE_KEYS = {"doc_id", "org", "title", "issued", "year", "status", "source_type", "score", "support_score", "text"}
 
 
 def test_ask_json(capsys, guideline_index):

@@ -21,7 +21,7 @@ def test_answered_question_streams_scope_evidence_contradictions_support(graph):
     scope, evidence, contradictions, support = events
     assert scope["in_scope"] is True and scope["category"] is None
     assert {"uspstf-breast-2024", "acs-breast-2015"} <= {i["doc_id"] for i in evidence["items"]}
-    assert all(set(i) == {"doc_id", "org", "title", "issued", "status", "superseded_by", "support_score"}
+    assert all(set(i) == {"doc_id", "org", "title", "issued", "year", "status", "superseded_by", "support_score"}
                for i in evidence["items"])  # compact: no passage text in the stream
     assert all(e["score"] >= contradictions["threshold"] for e in contradictions["flagged"])
     # the demo question's real difference, typed: ACS starts at 45 where USPSTF, ACR and ACOG start at 40

@@ -59,8 +59,9 @@ def print_result(
             status = "[red]superseded[/red]" if e["status"] == "superseded" else "[green]current[/green]"
             flag = f"{e['contradiction_salience']:.2f}" + (" [yellow]![/yellow]" if e["doc_id"] in flagged else "")
             # corpus text is printed as text: a "[bold]" in an org or doc_id is not rich markup
-            table.add_row(escape(str(e["org"])), escape(str(e["doc_id"])), escape(str(e["issued"] or "-")), status,
-                          f"{e['score']:.4f}", f"{e['support_score']:.2f}", flag)
+            issued = e["issued"] or str(e.get("year") or "-")  # abstracts carry a year, not an issue date
+            table.add_row(escape(str(e["org"])), escape(str(e["doc_id"])), escape(issued), status, f"{e['score']:.4f}",
+                          f"{e['support_score']:.2f}", flag)
         console.print(table)
     for kind in ("disagreement", "change"):
         table = disagreement_table(result.disagreements, kind)

@@ -1,4 +1,5 @@
-"""``clinrag eval guideline-drift`` and ``clinrag eval calibrate``: the guideline benchmark and its thresholds."""
+"""``clinrag eval guideline-drift``, ``calibrate`` and ``abstract-gate``: the guideline benchmark, its thresholds,
+and the support gate on an abstract corpus."""
 
 from __future__ import annotations
 
@@ -66,6 +67,16 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_abstract_gate(args: argparse.Namespace) -> int:
+    from clinrag.evals.abstract_gate import evaluate, format_report
+
+    report = evaluate(limit=args.limit)
+    print(format_report(report))
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
 def register(eval_sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     drift = eval_sub.add_parser("guideline-drift", parents=[common], help="the guideline-drift benchmark")
     drift.add_argument("--cases", help="cases JSONL in LangSmith example format (default: the built-in benchmark)")
@@ -79,3 +90,8 @@ def register(eval_sub: argparse._SubParsersAction, common: argparse.ArgumentPars
     calib.add_argument("--split", choices=["canonical", "holdout", "all"], default="canonical")
     calib.add_argument("--json-out", help="write the chosen thresholds as JSON")
     calib.set_defaults(func=cmd_calibrate)
+    gate = eval_sub.add_parser("abstract-gate", help="the support gate on a leave-out PubMedQA abstract corpus: "
+                               "choose the abstract weight and threshold on calibration, report test and vitamin D")
+    gate.add_argument("--limit", type=int, help="at most this many questions per split (a quick look)")
+    gate.add_argument("--json-out", help="write the report, with every question's row, as JSON")
+    gate.set_defaults(func=cmd_abstract_gate)

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from clinrag.context import Context
+from clinrag.graph.events import when_label
 from clinrag.run import stream_run, to_result
 from clinrag.schema import AskResult
 
@@ -38,7 +39,7 @@ def event_lines(event: dict) -> list[str]:
         items = event["items"]
         docs = {i["doc_id"]: i for i in items}
         lines = [f"evidence: {len(items)} passages from {len(docs)} documents"]
-        lines += [f"  {escape(str(i['org']))} {_cite(i['doc_id'])} issued {escape(str(i['issued'] or 'undated'))}, "
+        lines += [f"  {escape(str(i['org']))} {_cite(i['doc_id'])} {escape(when_label(i))}, "
                   f"{_status(i)}, "
                   f"support {i['support_score']:.2f}" for i in list(docs.values())[:MAX_DOCS_LISTED]]
         return lines
@@ -50,7 +51,7 @@ def event_lines(event: dict) -> list[str]:
         return lines
     if kind == "clinrag.support":
         verdict = "answering" if event["decision"] == "answer" else "[yellow]abstaining: not supported[/yellow]"
-        return [f"support {event['support']:.2f} (threshold {event['threshold']:.2f}): {verdict}"]
+        return [f"support {event['support']:.2f} (threshold {event['threshold']:.3f}): {verdict}"]
     return []
 
 
