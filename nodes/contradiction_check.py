@@ -5,7 +5,9 @@ Frames (stored with the index) say what each guideline recommends, for whom, how
 two documents that differ on a facet of one intervention for overlapping populations disagree (different
 organizations) or record a change (versions of one organization). Sentences that carry frames are compared only
 as frames, so NLI cannot blend different age bands or flag a grade sentence against an unrelated one; NLI edges
-remain for the other sentences (abstracts, background), labelled as NLI-based.
+remain for the other sentences (abstracts, background), labelled as NLI-based. Of an abstract, only the sentences
+that report a result (``is_result_sentence``: an effect measure, a p value, a change or no-effect cue) go to NLI:
+inclusion criteria, aims and methods of two studies state no finding that could disagree.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from clinrag.graph.events import contradiction_entry, disagreement_entry, emit
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
 from clinrag.tools.frames.conflicts import find_conflicts
+from clinrag.tools.frames.findings_rules import is_result_sentence
 from clinrag.tools.index.text import split_sentences
 from clinrag.tools.nli.contradiction import contradiction_graph
 from clinrag.tools.nli.pair_scores import primed_backend
@@ -24,6 +27,13 @@ from clinrag.tools.nli.pair_scores import primed_backend
 
 def _key(sentence: str) -> str:
     return " ".join(sentence.split())
+
+
+def sentences_for_nli(evidence, sentences: dict[str, list[str]], framed: set[str]) -> dict[str, list[str]]:
+    """Per document, the sentences NLI compares: none that states a frame, and of an abstract only result sentences."""
+    abstracts = {e.doc_id for e in evidence if e.source_type == "abstract"}
+    return {doc_id: [s for s in sents if _key(s) not in framed and (doc_id not in abstracts or is_result_sentence(s))]
+            for doc_id, sents in sentences.items()}
 
 
 def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
@@ -39,7 +49,7 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     replaced_on = index.replaced_on(list(frames))  # frames only ever name these documents
     disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
-    nli_sentences = {doc_id: [s for s in sents if _key(s) not in framed] for doc_id, sents in sentences.items()}
+    nli_sentences = sentences_for_nli(state.evidence, sentences, framed)
     edges, salience = contradiction_graph(nli_sentences, backend, ctx.pair_similarity_threshold)
     flagged = [contradiction_entry(e) for e in edges if e.score >= ctx.contradiction_threshold]
     emit(runtime, "contradictions", threshold=ctx.contradiction_threshold, document_pairs=len(edges), flagged=flagged,

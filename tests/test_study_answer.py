@@ -37,3 +37,16 @@ def test_studies_are_grouped_by_direction_with_years_and_no_guideline_notes():
     assert "opposite directions" in answer and "[pmid:1] (benefit) vs [pmid:2] (no effect)" in answer
     assert "undated" not in answer and "grade I" not in answer and "versions" not in answer
     assert answer.endswith(NOT_MEDICAL_ADVICE)
+
+
+def test_only_result_sentences_of_abstracts_go_to_nli():
+    from clinrag.nodes.contradiction_check import sentences_for_nli
+
+    methods = "Children were included in the study if they had a diagnosis of celiac disease by biopsy."
+    result = "Vitamin D supplementation reduced the risk of hip fracture (HR 0.82, 95% CI 0.70-0.96)."
+    guideline = EvidenceItem(doc_id="g", passage_id="g-0", org="USPSTF", title="t", issued="2018-04-17",
+                             status="current", source_type="guideline", score=1.0, support_score=0.7, text="x")
+    evidence = [abstract("pmid:1", 2009, "t", methods + " " + result), guideline]
+    framed = {"A framed sentence."}
+    out = sentences_for_nli(evidence, {"pmid:1": [methods, result], "g": [methods, "A framed sentence."]}, framed)
+    assert out == {"pmid:1": [result], "g": [methods]}
