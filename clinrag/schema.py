@@ -119,16 +119,19 @@ class Hypotheses(BaseModel):
 
 
 class ContradictionEdge(BaseModel):
-    """An NLI-based disagreement pointer between two documents: the sentence pair with the highest contradiction
-    probability among pairs whose sentences state no recommendation frame (frames are compared as typed
-    ``disagreements`` instead)."""
+    """An NLI-based disagreement pointer between two documents. Basis "nli": the sentence pair with the highest
+    contradiction probability among pairs whose sentences state no recommendation frame (frames are compared as
+    typed ``disagreements`` instead). Basis "stance" (two abstracts): the two studies' most decided result sentences
+    and how far apart their support for the question is (``clinrag.tools.nli.stance``)."""
 
     doc_a: str
     doc_b: str
-    score: float = Field(description="CNT(a,b): max p_contradiction over kept cross-document sentence pairs.")
+    score: float = Field(description="nli: CNT(a,b), max p_contradiction over kept cross-document sentence pairs; "
+                                     "stance: |stance(a) - stance(b)| toward the question.")
     sentence_a: str
     sentence_b: str
-    basis: Literal["nli"] = Field(default="nli", description="How the edge was found: sentence-pair NLI.")
+    basis: Literal["nli", "stance"] = Field(default="nli", description="How the edge was found: sentence-pair NLI, "
+                                            "or opposite stances of two studies toward the question.")
 
 
 class ScopeDecision(BaseModel):

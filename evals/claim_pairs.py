@@ -17,7 +17,10 @@ Sets (all held out from the direction classifier and the combiner; see tools/fra
   not an abstract sentence and the cross-encoder was trained on this format (SciFact train), so it favours NLI.
 
 Scores per pair: NLI alone (cross-encoder, lexical; p_contradiction, mean of both orders), frames alone
-(:func:`clinrag.tools.frames.findings.frames_scores`) and combined (:func:`...combine`). AUROC by the
+(:func:`clinrag.tools.frames.findings.frames_scores`), combined (:func:`...combine`), and, where the pair comes with
+the claim both texts answer (HealthVer), **stance** (:mod:`clinrag.tools.nli.stance`: how far apart the two texts'
+support for the claim is), the score the contradiction check uses between two abstracts, with the question as the
+claim. AUROC by the
 Mann-Whitney formula AUROC = (R_pos - n_pos (n_pos + 1) / 2) / (n_pos n_neg), R_pos the rank sum of the
 positives (average ranks for ties).
 """
@@ -62,6 +65,12 @@ def healthver_claim_pairs(split: str, root: Path | None = None, topics: str = "a
                           per_claim: int = PER_CLAIM, seed: int = SEED) -> list[tuple[str, str, int]]:
     """(evidence a, evidence b, 1 if opposite labels) for one HealthVer split; ``topics`` "combiner" keeps the
     dev topics of the combiner split only (train_direction.SPLITS)."""
+    return [(a, b, y) for _, a, b, y in healthver_claim_pair_claims(split, root, topics, per_claim, seed)]
+
+
+def healthver_claim_pair_claims(split: str, root: Path | None = None, topics: str = "all", per_claim: int = PER_CLAIM,
+                                seed: int = SEED) -> list[tuple[str, str, str, int]]:
+    """As :func:`healthver_claim_pairs`, each pair with the claim both texts were cited for first."""
     from clinrag.tools.frames.train_direction import _bucket
 
     root = Path(root) if root else data_dir()
@@ -82,7 +91,7 @@ def healthver_claim_pairs(split: str, root: Path | None = None, topics: str = "a
         neg = [(a, b) for group in (sup, ref) for a, b in itertools.combinations(group, 2) if a != b]
         for pairs, label in ((pos, 1), (neg, 0)):
             for a, b in rng.sample(pairs, min(per_claim, len(pairs))):
-                out.append((a, b, label))
+                out.append((claim, a, b, label))
     return out
 
 
@@ -127,12 +136,32 @@ def component_scores(pairs: list[tuple[str, str, int]], nli_backend: str = "cros
     return out
 
 
-def score_table(pairs: list[tuple[str, str, int]], nli_backend: str = "cross-encoder") -> dict:
+def stance_scores(pairs: list[tuple[str, str, str, int]], nli_backend: str = "cross-encoder") -> np.ndarray:
+    """score(a, b) = |stance(a) - stance(b)| toward the pair's claim (:mod:`clinrag.tools.nli.stance`; the texts are
+    evidence cited for the claim, so no relevance filter applies)."""
+    from clinrag.tools.nli.backends import get_nli_backend
+    from clinrag.tools.nli.stance import stance_opposition, support_probabilities
+
+    backend = get_nli_backend(nli_backend)
+    by_claim: dict[str, dict[str, None]] = {}  # claim -> its texts, in order, once each
+    for claim, a, b, _ in pairs:
+        by_claim.setdefault(claim, {}).update(dict.fromkeys((a, b)))
+    p = {(claim, t): v for claim, texts in by_claim.items()
+         for t, v in zip(texts, support_probabilities(backend, list(texts), claim))}
+    return np.array([stance_opposition(p[(c, a)], p[(c, b)]) for c, a, b, _ in pairs], dtype=float)
+
+
+def score_table(pairs: list[tuple], nli_backend: str = "cross-encoder") -> dict:
+    """AUROC of every score; ``pairs`` are (a, b, label) or, with the claim, (claim, a, b, label) (adds stance)."""
     from clinrag.tools.frames.findings import combine
 
-    labels = np.array([y for _, _, y in pairs])
-    comps = component_scores(pairs, nli_backend)
+    with_claim = len(pairs[0]) == 4
+    plain = [p[1:] for p in pairs] if with_claim else pairs
+    labels = np.array([y for _, _, y in plain])
+    comps = component_scores(plain, nli_backend)
     comps["combined"] = combine(comps["nli_cross_encoder"], comps["nli_lexical"], comps["frames"])
+    if with_claim:
+        comps["stance"] = stance_scores(pairs, nli_backend)
     row = {name: round(a, 4) if (a := auroc(s, labels)) is not None else None for name, s in comps.items()}
     row.update(n_pos=int(labels.sum()), n_neg=int((1 - labels).sum()))
     return row
@@ -142,14 +171,14 @@ def evaluate_claim_pairs(root: Path | None = None, nli_backend: str = "cross-enc
     """AUROC of each score on each set, with the numbers of positive and negative pairs."""
     root = Path(root) if root else data_dir()
     return {
-        "healthver_test": score_table(healthver_claim_pairs("test", root), nli_backend),
+        "healthver_test": score_table(healthver_claim_pair_claims("test", root), nli_backend),
         "scifact_dev_claim_vs_rationale": score_table(scifact_claim_vs_rationale(root), nli_backend),
         "scifact_dev_cross_abstract": scifact_cross_abstract_counts(root),
     }
 
 
 def format_table(result: dict) -> str:
-    cols = ("nli_cross_encoder", "nli_lexical", "frames", "combined")
+    cols = ("nli_cross_encoder", "nli_lexical", "frames", "combined", "stance")
     lines = [f"{'set':34} " + " ".join(f"{c:>17}" for c in cols) + f" {'n_pos':>6} {'n_neg':>6}"]
     for name, row in result.items():
         cells = " ".join(f"{'-' if row.get(c) is None else row[c]:>17}" for c in cols)

@@ -5,9 +5,10 @@ Frames (stored with the index) say what each guideline recommends, for whom, how
 two documents that differ on a facet of one intervention for overlapping populations disagree (different
 organizations) or record a change (versions of one organization). Sentences that carry frames are compared only
 as frames, so NLI cannot blend different age bands or flag a grade sentence against an unrelated one; NLI edges
-remain for the other sentences (abstracts, background), labelled as NLI-based. Of an abstract, only the sentences
-that report a result (``is_result_sentence``: an effect measure, a p value, a change or no-effect cue) go to NLI:
-inclusion criteria, aims and methods of two studies state no finding that could disagree.
+remain for the other sentences (background, labels, leaflets), labelled as NLI-based. Two abstracts are compared by
+their stance toward the question (``tools/nli/stance.py``: one study supports what is asked, the other refutes it),
+using only sentences that report a result (``is_result_sentence``: an effect measure, a p value, a change or
+no-effect cue): inclusion criteria, aims and methods of two studies state no finding that could disagree.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from clinrag.graph.state import State, to_json
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.frames.findings_rules import is_result_sentence
 from clinrag.tools.index.text import split_sentences
-from clinrag.tools.nli.contradiction import contradiction_graph
+from clinrag.tools.nli.contradiction import contradiction_graph, salience_of
 from clinrag.tools.nli.pair_scores import primed_backend
+from clinrag.tools.nli.stance import stance_graph
 
 
 def _key(sentence: str) -> str:
@@ -50,7 +52,13 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
     nli_sentences = sentences_for_nli(state.evidence, sentences, framed)
-    edges, salience = contradiction_graph(nli_sentences, backend, ctx.pair_similarity_threshold)
+    abstracts = {e.doc_id for e in state.evidence if e.source_type == "abstract"}
+    nli_edges, _ = contradiction_graph({d: s for d, s in nli_sentences.items() if d not in abstracts}, backend,
+                                       ctx.pair_similarity_threshold)
+    stance_edges, _ = stance_graph({d: s for d, s in nli_sentences.items() if d in abstracts}, state.question,
+                                   backend)
+    edges = sorted(nli_edges + stance_edges, key=lambda e: -e.score)
+    salience = salience_of(edges, list(sentences))
     flagged = [contradiction_entry(e) for e in edges if e.score >= ctx.contradiction_threshold]
     emit(runtime, "contradictions", threshold=ctx.contradiction_threshold, document_pairs=len(edges), flagged=flagged,
          disagreements=[disagreement_entry(d) for d in disagreements])

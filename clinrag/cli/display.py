@@ -70,11 +70,13 @@ def print_result(
     threshold = Context().contradiction_threshold if contradiction_threshold is None else contradiction_threshold
     nli_flagged = [c for c in result.contradictions if c.score >= threshold]
     if nli_flagged:
-        ctable = Table(title="Other possible contradictions (sentence-pair NLI, not a comparison of recommendations)")
-        for col in ("docs", "score", "sentence pair"):
+        ctable = Table(title="Other possible contradictions (NLI, not a comparison of recommendations)")
+        for col in ("docs", "score", "basis", "sentence pair"):
             ctable.add_column(col)
         for c in nli_flagged[:5]:
-            ctable.add_row(escape(f"{c.doc_a}\n{c.doc_b}"), f"{c.score:.2f}", escape(f"{c.sentence_a}\n{c.sentence_b}"))
+            basis = "opposite stance toward the question" if c.basis == "stance" else "sentence pair"
+            ctable.add_row(escape(f"{c.doc_a}\n{c.doc_b}"), f"{c.score:.2f}", basis,
+                           escape(f"{c.sentence_a}\n{c.sentence_b}"))
         console.print(ctable)
     title = "Answer" if result.decision == "answer" else f"Abstained ({result.abstain_reason})"
     border = "green" if result.decision == "answer" else "yellow"

@@ -31,6 +31,15 @@ from clinrag.tools.nli.pair_scores import score_pairs
 DEFAULT_PAIR_THRESHOLD = 0.6
 
 
+def salience_of(edges: list[ContradictionEdge], doc_ids: list[str]) -> dict[str, float]:
+    """salience(a) = mean over the other documents b of the score of the edge (a, b) (0 where there is none)."""
+    out = {}
+    for d in doc_ids:
+        scores = [e.score for e in edges if d in (e.doc_a, e.doc_b)]
+        out[d] = float(np.sum(scores) / max(1, len(doc_ids) - 1)) if scores else 0.0
+    return out
+
+
 def contradiction_graph(
     texts: dict[str, str | list[str]], backend: NLIBackend, pair_threshold: float = DEFAULT_PAIR_THRESHOLD
 ) -> tuple[list[ContradictionEdge], dict[str, float]]:
@@ -60,9 +69,5 @@ def contradiction_graph(
         if edge is None or p > edge.score:
             best[(da, db)] = ContradictionEdge(doc_a=da, doc_b=db, score=round(p, 4), sentence_a=sa, sentence_b=sb)
 
-    salience = {}
-    for d in doc_ids:
-        others = [best[(a, b)].score for (a, b) in best if d in (a, b)]
-        salience[d] = float(np.sum(others) / max(1, len(doc_ids) - 1)) if others else 0.0
     edges = sorted(best.values(), key=lambda e: -e.score)
-    return edges, salience
+    return edges, salience_of(edges, doc_ids)

@@ -272,13 +272,14 @@
     var pairs = (result.contradictions || []).filter(function (c) { return c.score >= NLI_SHOWN; });
     var list = el("ul", {class: "pairs"});
     pairs.forEach(function (c) {
-      list.appendChild(el("li", {}, el("p", {class: "pair-head"}, "contradiction probability " + num(c.score) + ": ",
+      var what = c.basis === "stance" ? "opposite stance toward the question " : "contradiction probability ";
+      list.appendChild(el("li", {}, el("p", {class: "pair-head"}, what + num(c.score) + ": ",
         ids.has(c.doc_a) ? cardLink(c.doc_a, ids) : "[" + c.doc_a + "]", " vs ",
         ids.has(c.doc_b) ? cardLink(c.doc_b, ids) : "[" + c.doc_b + "]"),
         el("blockquote", {}, c.sentence_a), el("blockquote", {}, c.sentence_b)));
     });
-    out.push(el("h3", {}, "Sentence pairs flagged by the NLI check (p ≥ " + NLI_SHOWN + ")"));
-    out.push(pairs.length ? list : el("p", {class: "empty"}, "None: no sentence pair reached p ≥ " + NLI_SHOWN + "."));
+    out.push(el("h3", {}, "Sentence pairs flagged by the NLI check (score ≥ " + NLI_SHOWN + ")"));
+    out.push(pairs.length ? list : el("p", {class: "empty"}, "None: no sentence pair reached " + NLI_SHOWN + "."));
     target.replaceChildren.apply(target, out);
   }
 
