@@ -44,6 +44,10 @@ class Document(BaseModel):
     pmid: str | None = None
     citation_count: int | None = Field(default=None, ge=0)
 
+    def dated(self) -> dt.date | None:
+        """The date the document counts from: its issue date, else January 1 of its year, else None."""
+        return self.issued or (dt.date(self.year, 1, 1) if self.year else None)
+
     @model_validator(mode="after")
     def _consistent(self) -> Document:
         if self.year is None and self.issued is not None:

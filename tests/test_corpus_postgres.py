@@ -44,6 +44,23 @@ def test_bm25_and_term_coverage_equal_the_embedded_store(loaded, guideline_index
     assert np.array_equal(loaded.term_coverage(query, rows), guideline_index.term_coverage(query, rows))
 
 
+@pytest.mark.parametrize("path", ["exact scan", "hnsw with raised ef_search"])
+def test_filtered_dense_search_equals_the_embedded_store(loaded, guideline_index, monkeypatch, path):
+    import datetime as dt
+
+    from clinrag.tools.index import pg_store
+    from clinrag.tools.index.corpus_store import PassageFilter
+    from clinrag.tools.index.embeddings import embed_cached
+
+    if path != "exact scan":  # a 47-passage corpus is scanned exactly; force the large-corpus branch
+        monkeypatch.setattr(pg_store, "EXACT_FILTER_MAX", 0)
+        monkeypatch.setattr(pg_store, "HNSW_MIN_PASSAGES", 0)
+    q = embed_cached(["When should screening for prostate cancer start?"])[0]
+    for where in (PassageFilter(orgs=("USPSTF", "ACS")), PassageFilter(issued_by=dt.date(2013, 1, 1)),
+                  PassageFilter(orgs=("USPSTF",), year_from=2016, year_to=2021), PassageFilter(orgs=("nobody",))):
+        assert loaded.dense_search_where(q, 5, where) == guideline_index.dense_search_where(q, 5, where), where
+
+
 def test_the_worker_keeps_no_per_passage_arrays(loaded):
     held = {name: value for name, value in vars(loaded).items()}
     assert not [name for name, value in held.items() if isinstance(value, np.ndarray | list | dict | tuple)]

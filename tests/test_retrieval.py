@@ -132,3 +132,36 @@ def test_langchain_tools(guideline_index):
     rows = temporal_search.invoke({"query": "aspirin primary prevention", "k": 3, "year_from": 2019})
     assert rows and all(r["year"] >= 2019 for r in rows)
     assert "query" in org_diverse_search.args and "as_of" in temporal_search.args
+
+
+def test_filtered_dense_search_is_exact_over_the_admitted_passages(guideline_index):
+    from clinrag.tools.index.corpus_store import PassageFilter
+    from clinrag.tools.index.embeddings import embed_cached
+
+    q = embed_cached(["prostate cancer screening with PSA"])[0]
+    where = PassageFilter(issued_by=dt.date(2013, 1, 1))
+    rows = guideline_index.dense_search_where(q, 3, where)
+    admitted = [r for r in range(guideline_index.passage_count()) if where.admits(guideline_index.passage(r).meta)]
+    expected = sorted(admitted, key=lambda r: -float(guideline_index.passage_vectors([r])[0] @ q))[:3]
+    assert rows == expected and len(rows) == 3
+    assert {guideline_index.passage(r).doc_id for r in rows} <= {"uspstf-prostate-2012", "acs-prostate-2010",
+                                                                 "uspstf-cervical-2012"}
+    years = PassageFilter(orgs=("USPSTF",), year_from=2018, year_to=2018)
+    assert {guideline_index.passage(r).doc_id for r in guideline_index.dense_search_where(q, 50, years)} == {
+        d.doc_id for d in guideline_index.docs.values() if d.org == "USPSTF" and d.year == 2018}
+    assert guideline_index.dense_search_where(q, 3, PassageFilter(orgs=("nobody",))) == []
+
+
+def test_a_filter_adds_candidates_the_unfiltered_pool_misses(guideline_index):
+    from clinrag.tools.index.corpus_store import PassageFilter
+
+    question = "When should average-risk women start mammography screening?"
+    plain = hybrid_search(guideline_index, question, pool=3)
+    assert "ACP" not in {s.passage.meta.org for s in plain}
+    filtered = hybrid_search(guideline_index, question, pool=3, where=PassageFilter(orgs=("ACP",)))
+    assert {s.row for s in plain} < {s.row for s in filtered}
+    assert {s.passage.meta.org for s in filtered if s.row not in {p.row for p in plain}} == {"ACP"}
+    # the pool is the whole corpus: a filter changes nothing
+    whole = guideline_index.passage_count()
+    assert [s.row for s in hybrid_search(guideline_index, question, pool=whole)] == \
+        [s.row for s in hybrid_search(guideline_index, question, pool=whole, where=PassageFilter(orgs=("ACP",)))]

@@ -26,14 +26,42 @@ REPEATABLE READ, READ ONLY transaction (one snapshot), so a question sees the co
 from __future__ import annotations
 
 import contextvars
+import datetime as dt
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from clinrag.paths import database_url
 from clinrag.schema import Document, Passage, ScopeDeclaration
+
+
+@dataclass(frozen=True)
+class PassageFilter:
+    """Which documents' passages a filtered dense search may return: those of the organizations ``orgs``,
+    published in ``year_from``..``year_to`` and issued on or before ``issued_by`` (each only when given; a document
+    without the date a condition needs is excluded by it). Named organizations and as-of dates come from question
+    understanding, year ranges from temporal_search."""
+
+    orgs: tuple[str, ...] | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+    issued_by: dt.date | None = None
+
+    def __bool__(self) -> bool:  # a filter that admits everything is no filter
+        return any(v is not None for v in (self.orgs, self.year_from, self.year_to, self.issued_by))
+
+    def admits(self, doc: Document) -> bool:
+        if self.orgs is not None and doc.org not in self.orgs:
+            return False
+        if self.year_from is not None and (doc.year is None or doc.year < self.year_from):
+            return False
+        if self.year_to is not None and (doc.year is None or doc.year > self.year_to):
+            return False
+        when = doc.dated()
+        return self.issued_by is None or (when is not None and when <= self.issued_by)
 
 
 @runtime_checkable
@@ -52,6 +80,7 @@ class CorpusStore(Protocol):
     def passage(self, row: int) -> Passage: ...
     def passages_at(self, rows) -> list[Passage]: ...
     def dense_search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]: ...  # FAISS's search
+    def dense_search_where(self, query_vec: np.ndarray, k: int, where: PassageFilter) -> list[int]: ...  # best first
     def passage_vectors(self, rows) -> np.ndarray: ...
     def best_sentence_cosine(self, query_vec: np.ndarray, rows=None) -> np.ndarray: ...
     def sentence_vectors_of(self, rows) -> list[np.ndarray]: ...

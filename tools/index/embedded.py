@@ -22,6 +22,7 @@ from clinrag.documents import CorpusError, load_documents, load_scope
 from clinrag.paths import BUILTIN_CORPUS
 from clinrag.schema import Document, Passage, ScopeDeclaration
 from clinrag.tools.index.bm25 import StoredBM25
+from clinrag.tools.index.corpus_store import PassageFilter
 from clinrag.tools.index.embeddings import EMBEDDING_DIM, embed_cached, prime_cache
 from clinrag.tools.index.exact import ExactIndex
 from clinrag.tools.index.store import (
@@ -71,6 +72,7 @@ class CorpusIndex:
     sentences: list[str] = field(default_factory=list)  # every passage sentence, in passage order
     frames: dict[str, list] | None = None  # doc_id -> recommendation frames, read from frames.jsonl on first use
     _lexical: tuple = field(default=((), None), repr=False)  # (terms, scores) of the last BM25 query
+    _row_documents: np.ndarray | None = field(default=None, repr=False)  # row -> position of its document in docs
 
     kind = "embedded"
 
@@ -92,6 +94,19 @@ class CorpusIndex:
     def dense_search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """FAISS's ``search``: per query the ``k`` rows of highest inner product (rows -1 past the corpus)."""
         return self.faiss_index.search(np.asarray(queries, dtype=np.float32), k)
+
+    def dense_search_where(self, query_vec: np.ndarray, k: int, where: PassageFilter) -> list[int]:
+        """The ``k`` rows of highest inner product among the passages ``where`` admits, best first (ties in row
+        order): an exact scan of those rows, so a selective filter loses nothing."""
+        if self._row_documents is None:  # per row, the index of its document in self.docs (built once)
+            position = {d: i for i, d in enumerate(self.docs)}
+            self._row_documents = np.array([position[p.doc_id] for p in self.passages], dtype=np.int64)
+        admitted = np.array([where.admits(d) for d in self.docs.values()], dtype=bool)
+        allowed = np.nonzero(admitted[self._row_documents])[0] if len(admitted) else np.zeros(0, dtype=np.int64)
+        if not len(allowed) or k <= 0:
+            return []
+        sims = self.vectors[allowed] @ np.asarray(query_vec, dtype=np.float32)
+        return allowed[np.argsort(-sims, kind="stable")[:k]].tolist()
 
     def passage_vectors(self, rows) -> np.ndarray:
         return self.vectors[rows]

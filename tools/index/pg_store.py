@@ -12,13 +12,14 @@ stored term statistics with bm25s's formula and float32 rounding (:mod:`tools.in
 
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 
 import numpy as np
 
 from clinrag.schema import Passage, ScopeDeclaration
 from clinrag.tools.index import pg_bm25
-from clinrag.tools.index.corpus_store import current_scope
+from clinrag.tools.index.corpus_store import PassageFilter, current_scope
 from clinrag.tools.index.pg_documents import DocumentReads, _Documents, binary_cursor
 from clinrag.tools.index.pg_schema import SCHEMA as S
 from clinrag.tools.index.pg_schema import (
@@ -35,6 +36,14 @@ from clinrag.tools.index.store import HNSW_EF_SEARCH, HNSW_MIN_PASSAGES
 RESCORE_MARGIN = 16  # extra candidates fetched beyond k, re-ranked in numpy: pgvector's float sums may differ from
 # numpy's in the last bit, so a near-tie at the k-th place is decided by the same arithmetic as the embedded store
 MAX_EF_SEARCH = 1000  # pgvector's largest hnsw.ef_search
+# Filtered dense search (named organizations, as-of dates). pgvector 0.6 applies a WHERE to the at most ef_search
+# rows its HNSW scan found, so a selective filter loses most of its true neighbours (benchmarks/scale.py, 400k rows:
+# recall@10 0.04 for a 1 % filter at ef 40). Policy, from those measurements (docs/scale.md, "Filtered queries"):
+# up to EXACT_FILTER_MAX allowed passages, an exact scan of them (btree on the filter columns, then distances;
+# recall 1.0 at 7 ms for 4k rows, 22-26 ms for 5k-18k); above it, HNSW + WHERE with ef_search raised to
+# FILTER_EF_PER_SHARE / share of allowed rows (capped at MAX_EF_SEARCH): a 25 % year range at ef 200 gave 0.99.
+EXACT_FILTER_MAX = 20_000
+FILTER_EF_PER_SHARE = 40
 
 
 class PostgresCorpus(DocumentReads):
@@ -174,6 +183,45 @@ class PostgresCorpus(DocumentReads):
                 best = np.argsort(-sims, kind="stable")[:k]
                 scores[i, :len(best)], rows[i, :len(best)] = sims[best], cand[best]
         return scores, rows
+
+    def dense_search_where(self, query_vec: np.ndarray, k: int, where: PassageFilter) -> list[int]:
+        """The ``k`` rows of highest inner product among the passages ``where`` admits, best first (ties in row
+        order), by the policy above (exact scan when few rows are allowed, else HNSW with a raised ef_search)."""
+        conditions, params = [], []
+        if where.orgs is not None:
+            conditions.append("d.org = ANY(%s)")
+            params.append(list(where.orgs))
+        if where.year_from is not None:
+            conditions.append("d.year >= %s")
+            params.append(where.year_from)
+        if where.year_to is not None:
+            conditions.append("d.year <= %s")
+            params.append(where.year_to)
+        if where.issued_by is not None:
+            conditions.append("COALESCE(d.issued, make_date(d.year, 1, 1)) <= %s")
+            params.append(where.issued_by)
+        cond = " AND ".join(conditions) or "true"
+        source = f"{S}.passages p JOIN {S}.documents d ON d.doc_id = p.doc_id WHERE {cond}"
+        q = np.asarray(query_vec, dtype=np.float32)
+        with self.read() as conn:
+            allowed = conn.execute(f"SELECT count(*) FROM {source}", params).fetchone()[0]
+            if not allowed or k <= 0:
+                return []
+            exact = allowed <= EXACT_FILTER_MAX or self.passage_count() < HNSW_MIN_PASSAGES
+            if not exact:
+                share = allowed / max(self.passage_count(), 1)
+                ef_search = int(min(MAX_EF_SEARCH, max(HNSW_EF_SEARCH, k, math.ceil(FILTER_EF_PER_SHARE / share))))
+                binary_cursor(conn).execute(f"SET LOCAL hnsw.ef_search = {ef_search}")
+            order = "(p.embedding <#> %s) + 0" if exact else "p.embedding <#> %s"
+            found = binary_cursor(conn).execute(
+                f"SELECT p.row, p.embedding FROM {source} ORDER BY {order} LIMIT %s",
+                (*params, Vector(q), k + RESCORE_MARGIN)).fetchall()
+        if not found:
+            return []
+        found.sort(key=lambda r: r[0])
+        cand = np.array([r for r, _ in found], dtype=np.int64)
+        sims = np.stack([v for _, v in found]) @ q
+        return cand[np.argsort(-sims, kind="stable")[:k]].tolist()
 
     def _sentences(self, rows) -> dict[int, np.ndarray]:
         with self.read() as conn:

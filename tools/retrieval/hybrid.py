@@ -32,7 +32,7 @@ import numpy as np
 
 from clinrag import options
 from clinrag.schema import Passage
-from clinrag.tools.index.corpus_store import CorpusStore
+from clinrag.tools.index.corpus_store import CorpusStore, PassageFilter
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.text import content_tokens
 from clinrag.tools.retrieval.answerability import support_scores
@@ -96,15 +96,21 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def first_stage(index: CorpusStore, query_vecs: np.ndarray, lexical_terms: list[str], pool: int) -> list[int]:
+def first_stage(index: CorpusStore, query_vecs: np.ndarray, lexical_terms: list[str], pool: int,
+                where: PassageFilter | None = None) -> list[int]:
     """Candidate rows: the union of the dense top-``pool`` of every query vector and the BM25 top-``pool`` of
-    ``lexical_terms``."""
+    ``lexical_terms``; with a filter (named organizations, dates), also the dense top-``pool`` of the first query
+    vector among the passages it admits, so that a filter the unfiltered pool misses (an organization with few
+    passages in a large corpus) still has candidates. Without a filter, or when the pool is the whole corpus, the
+    candidates are exactly the unfiltered ones."""
     k = min(pool, index.passage_count())
     if k <= 0:
         return []
     _, dense_top = index.dense_search(np.asarray(query_vecs, dtype=np.float32), k)
     rows = {int(r) for r in dense_top.ravel() if r >= 0}
     rows |= set(index.lexical_top(lexical_terms, k))
+    if where and k < index.passage_count():
+        rows |= set(index.dense_search_where(np.asarray(query_vecs, dtype=np.float32)[0], k, where))
     return sorted(rows)
 
 
@@ -116,11 +122,13 @@ def hybrid_search(
     lam: float = 0.0,
     pool: int = options.CANDIDATE_POOL,
     rows: list[int] | None = None,
+    where: PassageFilter | None = None,
 ) -> list[ScoredPassage]:
     """Score candidate passages, best ``fused`` first.
 
-    Candidates come from :func:`first_stage` over :func:`pool_size` ``(n_passages, pool)`` per ranking (or are
-    the given ``rows``). ``mimic`` without ``target`` is ignored; ``target`` without ``mimic`` ranks by
+    Candidates come from :func:`first_stage` over :func:`pool_size` ``(n_passages, pool)`` per ranking, with
+    ``where``'s passages added (or are the given ``rows``); nothing is removed here, the callers filter.
+    ``mimic`` without ``target`` is ignored; ``target`` without ``mimic`` ranks by
     sim(d, H+).
     """
     target = target if target and target.strip() else None
@@ -129,7 +137,7 @@ def hybrid_search(
     terms = content_tokens(question)
     lexical = content_tokens(target) if target else terms
     if rows is None:
-        rows = first_stage(index, np.stack([q_vec, *hyp[:1]]), lexical, pool_size(index.passage_count(), pool))
+        rows = first_stage(index, np.stack([q_vec, *hyp[:1]]), lexical, pool_size(index.passage_count(), pool), where)
     if not rows:
         return []
     vecs = index.passage_vectors(rows)

@@ -29,7 +29,7 @@ import datetime as dt
 
 from clinrag import options
 from clinrag.schema import Document, EvidenceItem
-from clinrag.tools.index.corpus_store import CorpusStore
+from clinrag.tools.index.corpus_store import CorpusStore, PassageFilter
 from clinrag.tools.index.text import temporal_intent
 from clinrag.tools.retrieval.hybrid import ScoredPassage, hybrid_search
 
@@ -43,11 +43,6 @@ def status_at(doc: Document, docs: dict[str, Document], as_of: dt.date | None) -
     successor = docs.get(doc.superseded_by or "")
     replaced = successor is None or successor.issued is None or successor.issued <= as_of
     return "superseded" if replaced else "current"
-
-
-def issued_by(doc: Document, as_of: dt.date) -> bool:
-    when = doc.issued or (dt.date(doc.year, 1, 1) if doc.year else None)
-    return when is not None and when <= as_of
 
 
 def to_evidence(s: ScoredPassage, score: float | None = None, status: str | None = None) -> EvidenceItem:
@@ -120,7 +115,8 @@ def org_diverse_select(
     topics = anchor_topics(scored) if diverse else None
     eligible = [s for s in scored if topics is None or s.passage.meta.topic in topics]
     if as_of is not None:
-        eligible = [s for s in eligible if issued_by(s.passage.meta, as_of)]
+        dated = PassageFilter(issued_by=as_of)
+        eligible = [s for s in eligible if dated.admits(s.passage.meta)]
     if named_orgs and diverse:
         named = lineage({s.passage.doc_id for s in eligible if s.passage.meta.org in named_orgs}, docs)
         if named:  # a named organization with nothing on the topic leaves the rule as it was
@@ -170,7 +166,8 @@ def org_diverse_hybrid_search(
     """
     if include_superseded is None:
         include_superseded, _ = temporal_intent(question)
-    scored = hybrid_search(index, question, target=target, mimic=mimic, lam=lam, pool=pool)
+    where = PassageFilter(orgs=tuple(named_orgs) if named_orgs else None, issued_by=as_of)
+    scored = hybrid_search(index, question, target=target, mimic=mimic, lam=lam, pool=pool, where=where or None)
     return org_diverse_select(scored, index.docs, k, include_superseded and as_of is None, named_orgs, comparison,
                               as_of)
 
@@ -205,7 +202,7 @@ def as_of_gap(index: CorpusStore, question: str, as_of: dt.date, named_orgs: lis
     on_topic = index.documents_on(topics)
     named = [d for d in on_topic if named_orgs and d.org in named_orgs]
     candidates = named or on_topic
-    if not candidates or any(issued_by(d, as_of) for d in candidates):
+    if not candidates or any(PassageFilter(issued_by=as_of).admits(d) for d in candidates):
         return None
     earliest = min(candidates, key=lambda d: d.issued or dt.date(d.year or 9999, 1, 1))
     who = f"{'/'.join(dict.fromkeys(d.org for d in named))} " if named else ""

@@ -23,7 +23,7 @@ import numpy as np
 
 from clinrag import options
 from clinrag.schema import EvidenceItem
-from clinrag.tools.index.corpus_store import CorpusStore
+from clinrag.tools.index.corpus_store import CorpusStore, PassageFilter
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.retrieval.hybrid import ScoredPassage, hybrid_search
 from clinrag.tools.retrieval.org_diverse import anchor_topics, diversifies, status_at, to_evidence
@@ -86,7 +86,8 @@ def temporal_candidates(
     ``per_document`` keeps each document's best passage only (an abstract chunked into several passages then
     counts once); ``exclude_*`` drop documents that must never be evidence (e.g. a benchmark's ground truth).
     """
-    scored = hybrid_search(index, query, pool=pool)
+    dates = PassageFilter(year_from=year_from, year_to=year_to, issued_by=as_of)
+    scored = hybrid_search(index, query, pool=pool, where=dates or None)
     topics = anchor_topics(scored) if diversifies(scored) else None
 
     def keep(doc) -> bool:
@@ -94,12 +95,7 @@ def temporal_candidates(
             return False
         if topics is not None and doc.topic not in topics:
             return False
-        year = doc.year
-        if year_from is not None and (year is None or year < year_from):
-            return False
-        if year_to is not None and (year is None or year > year_to):
-            return False
-        if as_of is not None and (doc.issued is None and year is None or (doc.issued or dt.date(year, 1, 1)) > as_of):
+        if not dates.admits(doc):
             return False
         if not include_superseded and doc.status == "superseded":
             successor = index.docs.get(doc.superseded_by or "")
