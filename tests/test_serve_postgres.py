@@ -93,3 +93,15 @@ def test_a_thread_started_on_one_worker_continues_on_another(corpus_db, tmp_path
         assert on_a["turns"] == 2 and [m["content"] for m in on_a["messages"][::2]] == [PROSTATE, FOLLOW_UP]
         assert on_a == _transcript(url_b, thread)
     _check_sqlite_unused(tmp_path / "a", tmp_path / "b")
+
+
+def test_a_postgres_worker_does_not_load_the_index_folder(corpus_db, tmp_path, monkeypatch):
+    from clinrag.context import Context
+    from clinrag.server.service import ClinragService
+
+    monkeypatch.setenv("CLINRAG_DATABASE_URL", corpus_db["CLINRAG_DATABASE_URL"])
+    nowhere = tmp_path / "no-index-here"
+    service = ClinragService(Context(corpus_store="postgres", index_dir=str(nowhere)))
+    assert service.warm() == 33  # the documents the database holds
+    assert not nowhere.exists()  # the embedded store would have built its index there
+    service.close()
