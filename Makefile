@@ -33,10 +33,11 @@ demo: install
 test: install browser-deps
 	$(PY) -m pytest
 
-# The scale-out pieces alone (docs/scale.md): a base install without torch, chat threads on PostgreSQL, Ray builds.
+# The scale-out pieces alone (docs/scale.md): a base install without torch, chat threads on PostgreSQL, Ray builds,
+# the corpus in PostgreSQL and serve workers sharing it.
 test-scale: install
 	$(PY) -m pytest -q tests/test_lean_install.py tests/test_threads_postgres.py tests/test_ray_build.py \
-		tests/test_corpus_postgres.py tests/test_corpus_living.py
+		tests/test_corpus_postgres.py tests/test_corpus_living.py tests/test_serve_postgres.py
 
 reliability: install browser-deps
 	$(PY) -m pytest -q -m reliability_long tests/reliability

@@ -15,10 +15,16 @@ embedding single-process vs Ray, and the per-item costs that docs/scale.md's Pub
 4. Per-item costs (bytes per vector, build seconds per 100k, texts/s per core) and the on-paper PubMed plan
    (benchmarks/scale_plan.py, also runnable on a saved JSON).
 
-Not measured here (hooks below, for the lead once the Postgres corpus store lands): the RSS of one API worker
-with each backend, and 50-client concurrency through ``clinrag serve --workers 1|2`` on the Postgres backend.
+5. ``--worker-rss``: the RSS of one ``clinrag serve --workers 1`` worker answering questions on a ``--rss-n``
+   (400k) passage synthetic PubMed-like corpus, with the embedded (FAISS) store and with the PostgreSQL store, side
+   by side (benchmarks/scale_workers.py, scale_corpus.py). Goal reported against: Postgres worker >= 3x smaller.
+6. ``--concurrency``: 50 concurrent clients x ``--per-client`` questions through ``clinrag serve --workers 1`` and
+   ``--workers 2`` on the built-in corpus in PostgreSQL: throughput, p50/p95, errors (goal 0).
+   Parts 5 and 6 keep their corpus, index and database in ``--workers-dir`` between runs; ``--skip-vectors`` runs
+   them without parts 1-3.
 
 Run:  .venv/bin/python benchmarks/scale.py [--quick] [--json-out PATH]   (--quick: small sizes, < 2 minutes)
+      .venv/bin/python benchmarks/scale.py --skip-vectors --worker-rss --concurrency   (parts 5 and 6)
 Timings are wall-clock on whatever else the machine is running: the load average is recorded before and after.
 """
 
@@ -36,25 +42,53 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale_data import Synthetic, exact_topk, load_average, real_passages, vector_stats  # noqa: E402
 
 GOAL_P50_MS, GOAL_RECALL = 5.0, 0.95
-NOT_MEASURED = [
-    "RSS of one API worker with each backend (FAISS files vs Postgres): measure_worker_rss()",
-    "50-client concurrency through clinrag serve --workers 1|2 on the Postgres backend: measure_concurrency()",
-]
+GOAL_RSS_RATIO = 3.0  # the FAISS worker's RSS over the Postgres worker's, at 400k passages
 
 
-def measure_worker_rss(backend: str) -> dict:
-    """HOOK, measured by the lead once the Postgres corpus store lands: start ``clinrag serve --workers 1`` with
-    ``backend`` ("faiss": CLINRAG_INDEX_ROOT; "postgres": CLINRAG_DATABASE_URL pointing at a loaded corpus),
-    ask a few warm-up questions, then read the worker's RSS (``rss_kib`` in tests/reliability/conftest.py)."""
-    raise NotImplementedError("measured by the lead later (needs the Postgres corpus store)")
+def worker_parts(a, out: dict):
+    """Parts 5 and 6 (benchmarks/scale_workers.py): worker RSS per store, 50 clients through 1 and 2 workers."""
+    import scale_workers
+
+    setup = scale_workers.WorkerSetup(a.workers_dir / f"n{a.rss_n}", a.rss_n, a.seed, a.rss_maintenance_work_mem)
+    setup.start()
+    try:
+        out["workers_postgres"] = setup.postgres_info
+        if a.worker_rss:
+            step(f"5. worker RSS: {a.rss_n:,} synthetic passages, clinrag serve --workers 1, FAISS vs Postgres")
+            out["worker_rss_corpus"] = setup.synthetic()
+            out["worker_rss"] = [scale_workers.measure_worker_rss(setup, b) for b in ("faiss", "postgres")]
+        if a.concurrency:
+            step(f"6. {a.clients} concurrent clients x {a.per_client}, clinrag serve --workers 1 and 2, Postgres")
+            out["concurrency_corpus"] = setup.guidelines()
+            out["concurrency"] = [scale_workers.measure_concurrency(setup, w, a.clients, a.per_client)
+                                  for w in (1, 2)]
+    finally:
+        setup.stop()
 
 
-def measure_concurrency(workers: int, clients: int = 50) -> dict:
-    """HOOK, measured by the lead once the Postgres corpus store lands: ``clinrag serve --workers {1,2}`` on the
-    Postgres backend and ``hammer(url, clients, per_client=20)`` from tests/reliability/test_rel_load.py (the
-    existing 50-client load generator: p50/p95, errors, throughput); benchmarks/serve_latency.py starts a server
-    the same way."""
-    raise NotImplementedError("measured by the lead later (needs the Postgres corpus store)")
+def report_workers(out: dict):
+    rows = out.get("worker_rss")
+    if rows:
+        c = out["worker_rss_corpus"]["build"]["corpus"]
+        print(f"\nWorker RSS, synthetic corpus: {c['documents']:,} documents, {c['passages']:,} passages, "
+              f"{c['sentences']:,} sentences (clinrag serve --workers 1, after {rows[0]['questions']} questions)")
+        print(table(rows, ["backend", "ready_s", "rss_ready_mib", "rss_after_questions_mib", "peak_rss_mib",
+                           "decisions"]))
+        if any("error" in r for r in rows):
+            print(f"  errors: {[r.get('error') for r in rows]}")
+        else:
+            ratio = rows[0]["rss_after_questions_mib"] / rows[1]["rss_after_questions_mib"]
+            out["worker_rss_goal"] = {"ratio": round(ratio, 2), "goal": GOAL_RSS_RATIO, "met": ratio >= GOAL_RSS_RATIO}
+            print(f"  FAISS / Postgres worker RSS: {ratio:.1f}x (goal >= {GOAL_RSS_RATIO:.0f}x: "
+                  f"{'MET' if ratio >= GOAL_RSS_RATIO else 'MISSED'})")
+    rows = out.get("concurrency")
+    if rows:
+        print("\nConcurrency on the Postgres store (built-in corpus), clinrag serve --workers N:")
+        print(table(rows, ["workers", "clients", "requests", "errors", "throughput_rps", "p50_s", "p95_s", "wall_s",
+                           "worker_rss_mib"]))
+        for r in rows:
+            if r["first_errors"]:
+                print(f"  workers {r['workers']}: first errors {r['first_errors']}")
 
 
 def parse_args(argv=None):
@@ -76,6 +110,15 @@ def parse_args(argv=None):
     p.add_argument("--database-url", help="an existing PostgreSQL with pgvector (default: a throwaway pgserver)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quick", action="store_true", help="small sizes (20k synthetic, 1k real): under 2 minutes")
+    p.add_argument("--skip-vectors", action="store_true", help="skip parts 1-3 (vector indexes, real vectors)")
+    p.add_argument("--worker-rss", action="store_true", help="part 5: worker RSS per corpus store")
+    p.add_argument("--rss-n", type=int, default=400_000, help="passages of the worker-RSS corpus (default 400,000)")
+    p.add_argument("--rss-maintenance-work-mem", default="4GB", help="for loading that corpus's HNSW indexes")
+    p.add_argument("--concurrency", action="store_true", help="part 6: concurrent clients through 1 and 2 workers")
+    p.add_argument("--clients", type=int, default=50)
+    p.add_argument("--per-client", type=int, default=20, help="questions per client (default 20)")
+    p.add_argument("--workers-dir", type=Path, default=Path("/tmp/clinrag-scale-workers"),
+                   help="corpus, index root and database of parts 5 and 6, kept between runs")
     p.add_argument("--json-out", type=Path)
     a = p.parse_args(argv)
     if a.quick:
@@ -242,9 +285,7 @@ def report(out: dict):
             print("\n" + scale_plan.per_item_table(out) + "\n\n" + scale_plan.plan_table(out))
         except Exception as e:  # noqa: BLE001 - the measurements are saved already; the plan can be re-derived
             print(f"\n(plan not printed: {type(e).__name__}: {e}; run benchmarks/scale_plan.py on the JSON)")
-    print("\nNot measured here (measured by the lead later):")
-    for line in NOT_MEASURED:
-        print(f"  - {line}")
+    report_workers(out)
 
 
 def main(argv=None):
@@ -252,14 +293,17 @@ def main(argv=None):
     import scale_pg
 
     out = {"args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(a).items()},
-           "date": time.strftime("%Y-%m-%d"), "load_average_start": load_average(), "not_measured": NOT_MEASURED}
+           "date": time.strftime("%Y-%m-%d"), "load_average_start": load_average()}
     t0 = time.perf_counter()
-    with scale_pg.postgres(a.database_url, a.shared_buffers) as (url, info):
-        out["postgres"] = info
-        print(f"PostgreSQL: {info}")
-        synthetic_part(a, url, out)
-        if a.real_n:
-            real_part(a, url, out)
+    if not a.skip_vectors:
+        with scale_pg.postgres(a.database_url, a.shared_buffers) as (url, info):
+            out["postgres"] = info
+            print(f"PostgreSQL: {info}")
+            synthetic_part(a, url, out)
+            if a.real_n:
+                real_part(a, url, out)
+    if a.worker_rss or a.concurrency:
+        worker_parts(a, out)
     out["load_average_end"], out["wall_s"] = load_average(), round(time.perf_counter() - t0, 1)
     if a.json_out:  # before the report, which adds the goal verdict and writes again
         a.json_out.write_text(json.dumps(out, indent=1, default=str))

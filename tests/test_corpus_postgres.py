@@ -96,3 +96,20 @@ def test_auto_uses_the_database_that_holds_the_corpus(loaded, postgres_db, monke
     assert store_kind(Context()) == "embedded"
     with pytest.raises(ValueError, match="CLINRAG_DATABASE_URL is not set"):
         store_kind(Context(corpus_store="postgres"))
+
+
+def test_a_corpus_without_pair_scores_or_scope_loads(postgres_db, guideline_index, tmp_path):
+    import json
+
+    from clinrag.tools.index.pg_load import load_corpus
+    from clinrag.tools.index.pg_schema import connect, loaded_corpus
+
+    corpus = tmp_path / "three.jsonl"  # no scope declaration beside it
+    lines = BUILTIN_CORPUS.read_text(encoding="utf-8").splitlines()
+    docs = [json.loads(line) for line in lines if '"supersede' not in line][:3]
+    corpus.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+    assert load_corpus(postgres_db, corpus, pair_scores=False)["pairs"] == 0
+    with connect(postgres_db) as conn:
+        assert loaded_corpus(conn)["name"] == "three"
+        meta = dict(conn.execute("SELECT key, value FROM clinrag_corpus.meta").fetchall())
+    assert meta["pair_scores"] is None and meta["scope"] is None  # JSON null, not a NOT NULL violation

@@ -128,10 +128,14 @@ class ClinragService:
         return self._graph
 
     def warm(self) -> int:
-        """Load (building when missing or stale) the index of the Context's corpus; returns its document count."""
-        from clinrag.tools.index.store import get_index
+        """Open the Context's corpus store and return its document count: the embedded index is loaded (built when
+        missing or stale); a PostgreSQL store only opens its connection pool and counts the documents there, so a
+        worker on the shared database never loads the index folder or reads the corpus file whole."""
+        from clinrag.tools.index.corpus_store import open_store
 
-        get_index(self.context.corpus_path, self.context.index_dir)
+        store = open_store(self.context)
+        if store.kind == "postgres":
+            return len(store.docs)
         return len(self.documents())
 
     def documents(self, corpus_path: str | None = None) -> list:

@@ -22,6 +22,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))  # serve_load: served(), hammer(), rss_kib(), shared with benchmarks
+from serve_load import rss_kib  # noqa: E402, F401 - re-exported for the suites
+
 CLINRAG = Path(sys.executable).parent / "clinrag"
 LONG = "reliability_long"
 FIGURES: dict[str, dict] = {}
@@ -70,17 +73,6 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "LANGSMITH_TRACING": "false"}
     env.update(extra)
     return env
-
-
-def rss_kib(pid: int) -> int | None:
-    """Resident set size of a process (KiB), None once it is gone."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    return None
 
 
 class RssSampler:

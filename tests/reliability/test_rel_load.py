@@ -8,98 +8,24 @@ limit would otherwise answer a load test from one address with 429s, which is wh
 
 from __future__ import annotations
 
-import os
-import socket
-import statistics
-import subprocess
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-
-import httpx
 import pytest
-from conftest import CLINRAG, REPO_ROOT, rss_kib, subprocess_env
+from conftest import rss_kib
 from inputs import BASE_QUESTIONS
+from serve_load import hammer as _hammer
+from serve_load import served as _served
 
 QUESTIONS = BASE_QUESTIONS + ["how do I dose metformin?", "How often should I replace my toothbrush?",
                               "Who is eligible for lung cancer screening as of 2015?"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def served(tmp_path: Path) -> Iterator[tuple[str, int]]:
-    """``clinrag serve`` on a free loopback port: (base URL, pid)."""
-    port = _free_port()
-    log = (tmp_path / "serve.log").open("w")
-    env = subprocess_env(CLINRAG_RATE_LIMIT="0", CLINRAG_CHAT_DB=str(tmp_path / "threads.sqlite"))
-    proc = subprocess.Popen([str(CLINRAG), "serve", "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
-                            env=env, cwd=REPO_ROOT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            assert proc.poll() is None, (tmp_path / "serve.log").read_text()
-            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.3)
-        yield url, proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait(timeout=10)
-        log.close()
-    assert "Traceback" not in (tmp_path / "serve.log").read_text()
+def served(tmp_path):
+    """``clinrag serve`` on a free loopback port (benchmarks/serve_load.py): (base URL, pid)."""
+    return _served(tmp_path)
 
 
 def hammer(url: str, clients: int, per_client: int | None = None, seconds: float | None = None) -> dict:
-    """``clients`` threads asking in turn, ``per_client`` questions each or for ``seconds``; latencies, errors."""
-    latencies: list[float] = []
-    errors: list[str] = []
-    lock = threading.Lock()
-    stop_at = time.monotonic() + seconds if seconds else None
-
-    def client(n: int):
-        with httpx.Client(timeout=120) as http:
-            i = 0
-            while (per_client is None or i < per_client) and (stop_at is None or time.monotonic() < stop_at):
-                q = QUESTIONS[(n + i) % len(QUESTIONS)]
-                t = time.monotonic()
-                try:
-                    r = http.post(f"{url}/api/ask", json={"question": q})
-                    ok = r.status_code == 200 and r.json()["decision"] in {"answer", "abstain"}
-                    problem = None if ok else f"{r.status_code} {r.text[:200]}"
-                except Exception as e:  # noqa: BLE001 - every failure counts
-                    problem = f"{type(e).__name__}: {e}"
-                with lock:
-                    latencies.append(time.monotonic() - t)
-                    if problem:
-                        errors.append(problem)
-                i += 1
-
-    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
-    start = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall = time.monotonic() - start
-    q = statistics.quantiles(latencies, n=20) if len(latencies) >= 2 else [latencies[0]] * 19
-    return {"requests": len(latencies), "errors": len(errors), "first_errors": errors[:3],
-            "p50_s": round(statistics.median(latencies), 3), "p95_s": round(q[18], 3),
-            "throughput_rps": round(len(latencies) / wall, 2), "wall_s": round(wall, 1)}
+    """benchmarks/serve_load.py's load generator over this suite's questions."""
+    return _hammer(url, clients, QUESTIONS, per_client=per_client, seconds=seconds)
 
 
 def _soak(tmp_path, seconds: float, clients: int, figures):

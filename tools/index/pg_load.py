@@ -64,9 +64,11 @@ def copy_rows(cur, table: str, columns: str, types: list[str], rows) -> None:
 
 
 def load_corpus(url: str, corpus_path: Path | str, show_progress: bool = False, pair_scores: bool = True,
-                nli_backend: str | None = None) -> dict:
+                nli_backend: str | None = None, maintenance_work_mem: str = "256MB") -> dict:
     """Build (or reuse) the embedded index of ``corpus_path`` and load it into the database at ``url``, replacing the
-    corpus it held. Returns counts and the seconds the database load took (build excluded)."""
+    corpus it held. Returns counts and the seconds the database load took (build excluded).
+    ``maintenance_work_mem``: for the index builds of this load (an HNSW graph that does not fit is built much
+    more slowly, on disk; large corpora need about 2 KB per vector)."""
     from clinrag.tools.index.store import build_index, default_index_dir, stale_reason
 
     corpus_path = Path(corpus_path).resolve()
@@ -79,14 +81,16 @@ def load_corpus(url: str, corpus_path: Path | str, show_progress: bool = False, 
         index_dir = build_index(corpus_path, tmp / "index", show_progress=show_progress, nli_backend=nli_backend,
                                 pair_scores=pair_scores)
     try:
-        return _load_folder(url, corpus_path, docs, index_dir, nli_backend, show_progress)
+        return _load_folder(url, corpus_path, docs, index_dir, nli_backend, maintenance_work_mem)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _load_folder(url: str, corpus_path: Path, docs, index_dir: Path, nli_backend: str | None,
-                 show_progress: bool) -> dict:
+                 maintenance_work_mem: str) -> dict:
+    from psycopg.types.json import Jsonb
+
     from clinrag.question.vocabulary import corpus_word_counts
     from clinrag.schema import Passage
     from clinrag.tools.frames.storage import FRAMES_FILE, extractor_fingerprint
@@ -128,12 +132,13 @@ def _load_folder(url: str, corpus_path: Path, docs, index_dir: Path, nli_backend
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         register_vector(conn)
         with conn.transaction(), conn.cursor() as cur:
-            cur.execute("SET LOCAL maintenance_work_mem = '256MB'")  # HNSW builds are much faster in memory
+            # HNSW builds are much faster in memory
+            cur.execute("SELECT set_config('maintenance_work_mem', %s, true)", (maintenance_work_mem,))
             cur.execute(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
             cur.execute(DDL)
             register_vector(conn)  # the schema is new; the type is the extension's, unchanged
-            copy_rows(cur, "meta", "key, value", ["text", "jsonb"],
-                      meta.items())
+            copy_rows(cur, "meta", "key, value", ["text", "jsonb"],  # Jsonb: None is JSON null, not SQL NULL
+                      ((key, Jsonb(value)) for key, value in meta.items()))
             copy_rows(cur, "documents", DOCUMENT_COLUMNS, DOCUMENT_TYPES,
                       (document_row(d, i, text_vectors.get(d.title) if d.title in title_set else None,
                                     cent.get(d.doc_id)) for i, d in enumerate(docs)))
