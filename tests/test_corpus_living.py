@@ -169,3 +169,33 @@ def test_readers_see_the_old_or_the_new_corpus_never_a_mix(store, tmp_path, caps
     status = {e["doc_id"]: e["status"] for e in result["evidence"]}
     assert status.get(NEW) == "current" and f"[{NEW}]" in result["answer"], result["answer"]
     assert status.get(OLD, "superseded") == "superseded"
+
+
+def test_the_served_corpus_and_streamed_runs_follow_the_database(store, tmp_path, capsys, monkeypatch):
+    """GET /api/corpus lists what the database holds after ``corpus add`` / ``retire`` (the file is unchanged), and a
+    streamed run reads the corpus in one snapshot (every node sees the question's scope)."""
+    from clinrag.context import Context
+    from clinrag.server.service import ClinragService, Question
+    from clinrag.tools.index import corpus_store
+
+    monkeypatch.setenv("CLINRAG_CORPUS_STORE", "postgres")
+    service = ClinragService(Context())
+    before = {d["doc_id"] for d in service.corpus()}
+    added = {**NEW_DOC, "doc_id": "extra-prostate-2026", "org": "EXTRA", "org_name": None}
+    assert run_cli(["corpus", "add", write_jsonl(tmp_path / "add.jsonl", added)], capsys)[0] == 0
+    assert {d["doc_id"] for d in service.corpus()} == before | {"extra-prostate-2026"}
+    assert run_cli(["corpus", "retire", "extra-prostate-2026"], capsys)[0] == 0
+    assert {d["doc_id"] for d in service.corpus()} == before and len(before) == 33
+
+    scopes = []
+
+    class Graph:  # records the snapshot scope each streamed step runs in
+        def stream(self, inputs, context=None, stream_mode=None):
+            for _ in range(2):
+                scopes.append(corpus_store._scope.get())
+                yield "custom", {"type": "clinrag.scope", "in_scope": True}
+            yield "values", {"question": inputs["question"], "decision": "answer", "evidence": []}
+
+    events = list(ClinragService(Context(), graph=Graph()).stream(Question(question="When should PSA testing stop?")))
+    assert [t for t, _ in events] == ["clinrag.scope", "clinrag.scope", "result"]
+    assert scopes[0] is not None and scopes[0] is scopes[1] and corpus_store._scope.get() is None

@@ -144,8 +144,18 @@ class ClinragService:
         return _documents(str(path), path.stat().st_mtime_ns if path.is_file() else 0)
 
     def corpus(self) -> list[dict]:
-        """Every document of the corpus, without its text (``CORPUS_FIELDS``)."""
-        return [{f: _jsonable(getattr(d, f)) for f in CORPUS_FIELDS} for d in self.documents()]
+        """Every document of the corpus, without its text (``CORPUS_FIELDS``): on a PostgreSQL store the documents
+        the database holds now (``clinrag corpus add|replace|retire`` change them without touching the file),
+        retired ones excluded; else the corpus file's."""
+        from clinrag.tools.index.corpus_store import open_store, question_snapshot
+
+        store = open_store(self.context)
+        if store.kind == "postgres":
+            with question_snapshot():
+                docs = store.documents_on(None)
+        else:
+            docs = self.documents()
+        return [{f: _jsonable(getattr(d, f)) for f in CORPUS_FIELDS} for d in docs]
 
     def health(self) -> dict:
         return {"status": "ok", "corpus_documents": self.warm(), "index": "ready"}
@@ -189,16 +199,18 @@ class ClinragService:
 
         Stops early (the graph is not run further) once ``cancelled`` is set, e.g. when the client went away."""
         from clinrag.run import to_result
+        from clinrag.tools.index.corpus_store import question_snapshot
 
         inputs, context, notes = self.prepare(q)
         final: dict = {}
-        for mode, chunk in self.graph.stream(inputs, context=context, stream_mode=["custom", "values"]):
-            if cancelled is not None and cancelled.is_set():
-                return
-            if mode == "values":
-                final = chunk
-            elif isinstance(chunk, dict) and str(chunk.get("type", "")).startswith("clinrag."):
-                yield chunk["type"], chunk
+        with question_snapshot():  # one corpus snapshot for the whole question (PostgreSQL store)
+            for mode, chunk in self.graph.stream(inputs, context=context, stream_mode=["custom", "values"]):
+                if cancelled is not None and cancelled.is_set():
+                    return
+                if mode == "values":
+                    final = chunk
+                elif isinstance(chunk, dict) and str(chunk.get("type", "")).startswith("clinrag."):
+                    yield chunk["type"], chunk
         result = to_result(final).model_dump(mode="json")
         if notes:
             result["notes"] = notes
@@ -237,11 +249,12 @@ class ClinragService:
         from langchain_core.messages import HumanMessage
 
         from clinrag.threads import thread_config
+        from clinrag.tools.index.corpus_store import question_snapshot
 
         check_thread_id(thread_id)
         _, context, notes = self.prepare(q)
         final: dict = {}
-        with self._thread_lock(thread_id):
+        with self._thread_lock(thread_id), question_snapshot():  # one corpus snapshot for the turn
             for mode, chunk in self._chat().stream({"messages": [HumanMessage(q.question)]}, thread_config(thread_id),
                                                    context=context, stream_mode=["custom", "values"]):
                 if mode == "values":
