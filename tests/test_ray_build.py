@@ -62,3 +62,25 @@ def test_same_answers(builds):
         assert a.decision == b.decision == "answer"
         assert [e["doc_id"] for e in a.evidence] == [e["doc_id"] for e in b.evidence]
         assert a.answer == b.answer
+
+
+def test_ray_build_into_postgres_answers_like_the_single_process_build(builds, postgres_db, tmp_path, monkeypatch):
+    """``clinrag index build --ray --store postgres``: embedded on Ray, loaded into PostgreSQL; same answers as the
+    single-process embedded index."""
+    from clinrag.context import Context
+    from clinrag.run import ask
+
+    corpus, single, _ = builds
+    env = {**os.environ, "CLINRAG_DATABASE_URL": postgres_db, "CLINRAG_INDEX_ROOT": str(tmp_path / "indexes")}
+    result = subprocess.run([str(Path(sys.executable).parent / "clinrag"), "index", "build", "--ray", "--store",
+                             "postgres", "--corpus", str(corpus)], capture_output=True, text=True, timeout=600,
+                            env=env)
+    assert result.returncode == 0, result.stderr
+    assert "embedding passages on Ray" in result.stderr and "8 documents" in result.stdout, result.stdout
+    monkeypatch.setenv("CLINRAG_DATABASE_URL", postgres_db)
+    for question in QUESTIONS:
+        a = ask(question, Context(corpus_path=str(corpus), index_dir=str(single), corpus_store="embedded"))
+        b = ask(question, Context(corpus_path=str(corpus), corpus_store="postgres"))
+        assert a.decision == b.decision == "answer"
+        assert [e["doc_id"] for e in a.evidence] == [e["doc_id"] for e in b.evidence]
+        assert a.answer == b.answer
