@@ -16,8 +16,9 @@ Endpoints (shapes are stable; the page and the tests rely on them):
 ``POST /api/threads``
     Returns ``{"thread_id": str}``, a new thread name (nothing is stored until the first question).
 ``POST /api/threads/{thread_id}/ask``
-    Body as ``/api/ask``. One chat turn on the thread, stored in the SQLite store of ``clinrag chat``
-    (``CLINRAG_CHAT_DB``); a follow-up ("and what about ACS?") is resolved against the earlier turns. Returns the
+    Body as ``/api/ask``. One chat turn on the thread, stored in the store of ``clinrag chat`` (SQLite,
+    ``CLINRAG_CHAT_DB``; PostgreSQL when ``CLINRAG_DATABASE_URL`` is set, shared by every worker); a follow-up
+    ("and what about ACS?") is resolved against the earlier turns. Returns the
     AskResult of the turn (``question`` = the resolved question) plus ``thread_id`` and ``follow_up``
     ({asked, previous, resolved, method} or null).
 ``POST /api/threads/{thread_id}/ask/stream``
