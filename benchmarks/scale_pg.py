@@ -5,6 +5,7 @@ COPY, the HNSW build (m 16, ef_construction 200, as FAISS), on-disk sizes, singl
 from __future__ import annotations
 
 import contextlib
+import logging
 import struct
 import tempfile
 import threading
@@ -48,7 +49,16 @@ def postgres(url: str | None, shared_buffers: str):
                     "shared_buffers": conn.execute("SHOW shared_buffers").fetchone()[0]}
         yield url, info
     finally:
-        server.cleanup()
+        # the restart above gave the server a postmaster pgserver does not track: stop it here, then let pgserver
+        # delete the folder (cleanup alone left it running, its data folder gone)
+        quiet = logging.getLogger("pgserver")
+        quiet.disabled = True  # pgserver's own stop then finds no server and says so at length
+        try:
+            with contextlib.suppress(Exception):
+                pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user, timeout=120)
+            server.cleanup()
+        finally:
+            quiet.disabled = False
 
 
 def _rows(ids, years, orgs, vecs, texts=None):
