@@ -137,7 +137,16 @@ def evaluate(weights=WEIGHTS, limit: int | None = None) -> dict:
     """Calibration: for each weight, the lowest threshold with calibration abstention >= ABSTENTION_TARGET; the
     chosen (weight, threshold) answers most calibration questions among those (the smaller weight on ties). Then
     the test split and the vitamin-D question on the shipped PubMedQA corpus at the chosen setting, beside the
-    shipped defaults."""
+    shipped defaults (the model behind p_answers: ``answerability.ANSWERABILITY_MODEL``)."""
+    ce = answerability.get_answerability_model("cross-encoder")
+    saved_memo, ce.memo = ce.memo, {}  # each (question, passage) scored once, whatever the weight
+    try:
+        return _evaluate(weights, limit)
+    finally:
+        ce.memo = saved_memo
+
+
+def _evaluate(weights, limit: int | None) -> dict:
     from tqdm.auto import tqdm
 
     from clinrag.context import Context
@@ -171,6 +180,7 @@ def evaluate(weights=WEIGHTS, limit: int | None = None) -> dict:
         vitamin_d[f"w={w} t={t}"] = {"decision": r.decision, "best_support": best_support(r),
                                      "titles": [e["title"] for e in r.evidence][:3]}
     return {"abstention_target": ABSTENTION_TARGET, "guideline_threshold": ctx.support_threshold,
+            "model": answerability.ANSWERABILITY_MODEL,
             "shipped": {"weight": shipped[0], "threshold": shipped[1]},
             "chosen": {"weight": chosen[0], "threshold": chosen[1]},
             "calibration": calibration, "test": test, "vitamin_d": vitamin_d}
