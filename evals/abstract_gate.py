@@ -133,17 +133,19 @@ def summarize(rows: list[dict]) -> dict:
             "median_support_unanswerable": statistics.median([r["support"] for r in neg]) if neg else None}
 
 
-def evaluate(weights=WEIGHTS, limit: int | None = None) -> dict:
+def evaluate(weights=WEIGHTS, limit: int | None = None, model: str | None = None) -> dict:
     """Calibration: for each weight, the lowest threshold with calibration abstention >= ABSTENTION_TARGET; the
     chosen (weight, threshold) answers most calibration questions among those (the smaller weight on ties). Then
     the test split and the vitamin-D question on the shipped PubMedQA corpus at the chosen setting, beside the
-    shipped defaults (the model behind p_answers: ``answerability.ANSWERABILITY_MODEL``)."""
+    shipped defaults. ``model``: the answerability model behind p_answers (default ``ANSWERABILITY_MODEL``)."""
     ce = answerability.get_answerability_model("cross-encoder")
     saved_memo, ce.memo = ce.memo, {}  # each (question, passage) scored once, whatever the weight
+    saved_model = answerability.ANSWERABILITY_MODEL
+    answerability.ANSWERABILITY_MODEL = model or saved_model
     try:
         return _evaluate(weights, limit)
     finally:
-        ce.memo = saved_memo
+        ce.memo, answerability.ANSWERABILITY_MODEL = saved_memo, saved_model
 
 
 def _evaluate(weights, limit: int | None) -> dict:

@@ -47,21 +47,27 @@ FEATURE_DIM = 2 * 384 + 4
 # Share of the trained probability in the support score of guideline (and label, leaflet, other) passages. 0 keeps
 # the absolute score exactly (the model is not run for them). Chosen on the guideline-drift canonical split only
 # (evals/answerability.py, the model card): it would have become the default only if canonical and holdout stayed at
-# 100 % and the abstention margins did not shrink; they shrank.
+# 100 % and the abstention margins did not shrink; they shrank. With the cross-encoder the rule chose 0 itself (w = 0.1
+# narrows the relative gap 0.110 -> 0.071, w >= 0.2 misclassifies a canonical case).
 ANSWERABILITY_WEIGHT = 0.0
 # The same share for abstract passages (source_type "abstract"). An abstract that shares a question's words is not
 # an answer to it (vitamin D in kidney disease for a vitamin-D-and-fractures question), which is what the model was
 # trained to tell. Chosen with Context.abstract_support_threshold by `clinrag eval abstract-gate` on its calibration
 # split (a leave-out PubMedQA corpus): at each weight's lowest threshold with >= 97 % abstention on unanswerable
-# questions, weight 0 answers the most (0.76 of answerable calibration questions; 0.70, 0.64, 0.68, 0.58 at 0.25-1).
+# questions, weight 0 answers the most (0.76 of answerable calibration questions; 0.70, 0.64, 0.68, 0.58 at 0.25-1;
+# with the cross-encoder 0.70, 0.64, 0.54, 0.06).
 ABSTRACT_ANSWERABILITY_WEIGHT = 0.0
 
 
-# The model behind p_answers (see the module docstring and the model card for the comparison).
-ANSWERABILITY_MODEL: AnswerabilityModelName = "cross-encoder"
-# Candidates per question the cross-encoder scores (the first of the hybrid ranking); measured on held-out reranking
-# and latency (model card).
-CROSS_ENCODER_TOP_N = 10
+# The model behind p_answers. The MLP: on held-out reranking (hybrid top-50, same run) the cross-encoder trained within
+# the CPU budget ranks below both the MLP and today's hybrid ranking (MedQuAD MRR@10 0.350 at top-10 vs MLP 0.511,
+# hybrid 0.554; BioASQ 0.823 vs 0.887, 0.957; model card), so it stays selectable, not the default.
+ANSWERABILITY_MODEL: AnswerabilityModelName = "mlp"
+# Candidates per question the cross-encoder scores (the first of the hybrid ranking), in one batch. Measured (model
+# card; benchmarks/query_speed.py, ONNX, 2 cores, weight 0.5 on every source type): top 5 warm p50 94.8 ms, p95 109.7
+# ms, cold start +0.15 s; top 10 p50 133.8 ms, p95 153.1 ms, +0.27 s (over the 100 ms / 0.2 s goals). On held-out
+# reranking it also does least harm at 5 (MedQuAD MRR@10 0.436 at 5, 0.350 at 10, 0.279 at 20).
+CROSS_ENCODER_TOP_N = 5
 
 
 def source_weight(source_type: str) -> float:

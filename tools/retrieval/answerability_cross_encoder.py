@@ -8,8 +8,9 @@ MODEL_CARD.md``). The shape, the loading and the training loop are the NLI cross
 (:class:`clinrag.tools.nli.cross_encoder.TrainedCrossEncoder`); only the trained tensors ship (fp16 safetensors).
 
 The passage side is the passage text without its document title, as in training (PubMedQA titles *are* the
-questions). Served on ONNX Runtime (``tools/index/onnx_models.py``, exported at ``clinrag index build``) unless
-``CLINRAG_MODEL_RUNTIME=torch``; the torch model is the fallback and the reference.
+questions). Served on ONNX Runtime (``tools/index/onnx_models.py``; exported by ``clinrag index build`` when it is the
+default model with a weight > 0, else on first use) unless ``CLINRAG_MODEL_RUNTIME=torch``; the torch model is the
+fallback and the reference. Selectable, not the default: it ranks below the MLP on held-out questions (model card).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from clinrag.tools.nli.cross_encoder import TrainedCrossEncoder
 WEIGHTS_DIR = Path(__file__).resolve().with_name("answerability_weights")
 CROSS_ENCODER_FILE = "answerability_cross_encoder_top.safetensors"
 ID2LABEL = {0: "does_not_answer", 1: "answers"}
-MAX_LENGTH = 128  # question + the passage's first ~100 tokens; cost per pair grows with it (model card)
+MAX_LENGTH = 128  # question + the passage's first ~100 tokens; cost per pair grows with it
 
 
 class CrossEncoderAnswerability(TrainedCrossEncoder):
