@@ -413,8 +413,8 @@ def cross_encoder_data(seed: int = SEED, questions: dict | None = None, dev_ques
 
     Train: ``questions[name]`` questions per corpus sampled from its train split; per question one positive passage
     and CE_NEGATIVES negatives (for MedQuAD one of them from another question type of the same focus when one was
-    mined). Dev: ``dev_questions[name]`` dev questions with every
-    mined candidate (positives capped at 2), rated by :func:`group_mrr`. BioASQ is never used."""
+    mined). Dev: ``dev_questions[name]`` dev questions with every mined candidate (positives capped at 2), rated by
+    :func:`group_mrr`. BioASQ is never used."""
     data = prepare()
     rng = np.random.default_rng(seed)
     questions = questions or CE_QUESTIONS
