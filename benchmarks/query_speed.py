@@ -3,6 +3,9 @@
 * fast: ONNX Runtime encoders (no torch import), sentence-pair NLI scores precomputed at index time and cached.
 * straightforward: torch + sentence-transformers encoders (``CLINRAG_MODEL_RUNTIME=torch``), every sentence pair
   scored by the NLI backend on every question, as before issue 7.
+* answerability: the fast path with the answerability cross-encoder on for every source type (weight
+  --answerability-weight, at most --answerability-top-n candidates scored per question; ONNX Runtime): what the
+  support score costs when the model is used, beside the shipped setting.
 
 Every measurement runs in fresh child processes of this script (one process tree), same index, same questions:
 
@@ -18,7 +21,7 @@ Every measurement runs in fresh child processes of this script (one process tree
   an index build stores them); the straightforward path's "precomputed" is its uncached time
 
     .venv/bin/python benchmarks/query_speed.py [--repeats 2] [--cold-runs 3] [--process-runs 5] [--cold-start-only]
-        [--json-out PATH]
+        [--paths fast straightforward answerability] [--answerability-top-n 10] [--json-out PATH]
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ GOALS = {"cold_start_s": 1.5, "warm_p50_ms": 250, "warm_p95_ms": 600, "pool_cold
          "pool_precomputed_s": 0.05}
 # whole `clinrag ask --json` process: total, and clinrag's share over the bare imports below
 PROCESS_GOALS = {"ask_s": 1.5, "clinrag_share_s": 0.5}
+# the answerability cross-encoder on (issue 13): warm per question, and what it may add to the cold start
+ANSWERABILITY_GOALS = {"warm_p50_ms": 100, "warm_p95_ms": 250, "cold_extra_s": 0.2}
 BARE_IMPORTS = "import langgraph.graph, langchain_core.messages, pydantic"
 
 CHILD = r"""
@@ -52,6 +57,13 @@ if path == "straightforward":
     from clinrag.tools.nli import contradiction, pair_scores
     pair_scores.load_pair_scores = lambda *a, **k: 0
     contradiction.score_pairs = lambda backend, pairs: backend.predict(pairs)
+if path.startswith("answerability"):
+    # answerability:WEIGHT:TOP_N: the cross-encoder in the support score of every source type
+    from clinrag.tools.retrieval import answerability
+    _, weight, top_n = path.split(":")
+    answerability.ANSWERABILITY_MODEL = "cross-encoder"
+    answerability.ANSWERABILITY_WEIGHT = answerability.ABSTRACT_ANSWERABILITY_WEIGHT = float(weight)
+    answerability.CROSS_ENCODER_TOP_N = int(top_n)
 out = {}
 if mode == "cold":
     from clinrag.run import ask
@@ -190,8 +202,18 @@ def main() -> int:
     ap.add_argument("--cold-runs", type=int, default=3)
     ap.add_argument("--process-runs", type=int, default=5, help="whole `clinrag ask --json` processes (median)")
     ap.add_argument("--cold-start-only", action="store_true", help="only the whole-process cold start")
+    ap.add_argument("--paths", nargs="+", choices=("fast", "straightforward", "answerability"),
+                    default=["fast", "straightforward", "answerability"])
+    ap.add_argument("--answerability-weight", type=float, default=0.5,
+                    help="answerability path: the cross-encoder's weight in every source type's support score")
+    ap.add_argument("--answerability-top-n", type=int, default=None,
+                    help="answerability path: candidates scored per question (default: CROSS_ENCODER_TOP_N)")
     ap.add_argument("--json-out")
     args = ap.parse_args()
+    if args.answerability_top_n is None:
+        from clinrag.tools.retrieval.answerability import CROSS_ENCODER_TOP_N
+
+        args.answerability_top_n = CROSS_ENCODER_TOP_N
 
     from clinrag.context import Context
     from clinrag.evals.guideline_drift import load_cases
@@ -212,41 +234,66 @@ def main() -> int:
         if args.json_out:
             Path(args.json_out).write_text(json.dumps(result, indent=2))
         return 0
-    for path in ("fast", "straightforward"):
-        print(f"[{path}] cold starts ...", file=sys.stderr, flush=True)
+    answerability_path = f"answerability:{args.answerability_weight}:{args.answerability_top_n}"
+    if "answerability" in args.paths:
+        from clinrag.tools.index.onnx_models import export_answerability
+
+        export_answerability()  # untimed, as `clinrag index build` does
+    for path in args.paths:
+        label, path = path, answerability_path if path == "answerability" else path
+        print(f"[{label}] cold starts ...", file=sys.stderr, flush=True)
         colds = [child("cold", path, cold_q) for _ in range(args.cold_runs)]
-        print(f"[{path}] warm passes over {len(questions)} questions ...", file=sys.stderr, flush=True)
+        print(f"[{label}] warm passes over {len(questions)} questions ...", file=sys.stderr, flush=True)
         warm_stats = child("warm", path, json.dumps({"questions": questions, "repeats": args.repeats}))
-        print(f"[{path}] 20-abstract pool ...", file=sys.stderr, flush=True)
-        pool_stats = child("pool", path)
-        result[path] = {
+        result[label] = {
             "cold_start_s": round(float(np.median([c["first_answer_s"] for c in colds])), 3),
             "cold_runs_s": [round(c["first_answer_s"], 3) for c in colds],
             "torch_imported_in_query": colds[0]["torch_imported"],
             "warm_p50_ms": warm_stats["warm"]["p50"], "warm_p95_ms": warm_stats["warm"]["p95"],
+        }
+        if label == "answerability":
+            result[label].update(weight=args.answerability_weight, top_n=args.answerability_top_n)
+            continue  # the contradiction pool does not read the support score
+        print(f"[{label}] 20-abstract pool ...", file=sys.stderr, flush=True)
+        pool_stats = child("pool", path)
+        result[label].update({
             "pool_cold_s": round(pool_stats["pool_cold_s"], 3),
             "pool_uncached_s": round(pool_stats["pool_uncached_s"], 3),
             "pool_edges": pool_stats["pool_edges"], "pool_sentences": pool_stats["pool_sentences"],
-        }
+        })
         if "pool_precomputed_s" in pool_stats:
-            result[path]["pool_precomputed_s"] = round(pool_stats["pool_precomputed_s"], 4)
-            result[path]["pool_precomputed_same_edges"] = pool_stats["same_edges"]
-            result[path]["pool_pairs_precomputed"] = pool_stats["pool_pairs_precomputed"]
-    fast, slow = result["fast"], result["straightforward"]
-    slow["pool_precomputed_s"] = slow["pool_uncached_s"]  # the straightforward path has no precomputed graph
-    print(f"{'measure':22s} {'fast':>10s} {'straightfwd':>12s} {'ratio':>7s} {'goal':>8s}")
-    for key, goal in GOALS.items():
-        ratio = slow[key] / fast[key] if fast[key] else float("inf")
-        result.setdefault("ratios", {})[key] = round(ratio, 1)
-        verdict = "-" if goal is None else "ok" if fast[key] <= goal and ratio >= 5 else "MISSED"
-        shown_goal = goal if goal is not None else "-"
-        print(f"{key:22s} {fast[key]:10.3f} {slow[key]:12.3f} {ratio:6.1f}x {shown_goal:>8} {verdict}")
+            result[label]["pool_precomputed_s"] = round(pool_stats["pool_precomputed_s"], 4)
+            result[label]["pool_precomputed_same_edges"] = pool_stats["same_edges"]
+            result[label]["pool_pairs_precomputed"] = pool_stats["pool_pairs_precomputed"]
+    if "fast" in result and "straightforward" in result:
+        fast, slow = result["fast"], result["straightforward"]
+        slow["pool_precomputed_s"] = slow["pool_uncached_s"]  # the straightforward path has no precomputed graph
+        print(f"{'measure':22s} {'fast':>10s} {'straightfwd':>12s} {'ratio':>7s} {'goal':>8s}")
+        for key, goal in GOALS.items():
+            ratio = slow[key] / fast[key] if fast[key] else float("inf")
+            result.setdefault("ratios", {})[key] = round(ratio, 1)
+            verdict = "-" if goal is None else "ok" if fast[key] <= goal and ratio >= 5 else "MISSED"
+            shown_goal = goal if goal is not None else "-"
+            print(f"{key:22s} {fast[key]:10.3f} {slow[key]:12.3f} {ratio:6.1f}x {shown_goal:>8} {verdict}")
+    if "fast" in result and "answerability" in result:
+        fast, ans = result["fast"], result["answerability"]
+        result["answerability_goals"] = {
+            "warm_p50_ms <= 100": ans["warm_p50_ms"] <= ANSWERABILITY_GOALS["warm_p50_ms"],
+            "warm_p95_ms <= 250": ans["warm_p95_ms"] <= ANSWERABILITY_GOALS["warm_p95_ms"],
+            "cold start + <= 0.2 s": ans["cold_start_s"] - fast["cold_start_s"] <= ANSWERABILITY_GOALS["cold_extra_s"]}
+        print(f"answerability cross-encoder on (w {ans['weight']}, top {ans['top_n']}): warm p50 "
+              f"{ans['warm_p50_ms']:.1f} ms (shipped path {fast['warm_p50_ms']:.1f}), p95 {ans['warm_p95_ms']:.1f} ms "
+              f"({fast['warm_p95_ms']:.1f}), cold start {ans['cold_start_s']:.3f} s ({fast['cold_start_s']:.3f}); "
+              + "; ".join(f"{k}: {'ok' if v else 'MISSED'}" for k, v in result["answerability_goals"].items()))
     print_cold_start_process(result["cold_start_process"])
-    print(f"pool: {fast['pool_sentences']} sentences, {fast['pool_edges']} document pairs with a kept sentence pair, "
-          f"{fast['pool_pairs_precomputed']} sentence pairs precomputed; same edges from the stored graph: "
-          f"{fast['pool_precomputed_same_edges']}")
-    print(f"torch imported by the fast query process: {fast['torch_imported_in_query']}; "
-          f"NLI backend {ctx.nli_backend}; load average {load_start} -> {tuple(round(x, 2) for x in os.getloadavg())}")
+    if "fast" in result and "pool_pairs_precomputed" in result["fast"]:
+        fast = result["fast"]
+        print(f"pool: {fast['pool_sentences']} sentences, {fast['pool_edges']} document pairs with a kept sentence "
+              f"pair, {fast['pool_pairs_precomputed']} sentence pairs precomputed; same edges from the stored graph: "
+              f"{fast['pool_precomputed_same_edges']}")
+        print(f"torch imported by the fast query process: {fast['torch_imported_in_query']}; "
+              f"NLI backend {ctx.nli_backend}; load average {load_start} -> "
+              f"{tuple(round(x, 2) for x in os.getloadavg())}")
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(result, indent=2))
     return 0

@@ -29,6 +29,13 @@ default; ``lexical`` is the negation/direction/number baseline kept for comparis
 folder may be given as a path instead of a name."""
 NLI_BACKENDS: tuple[str, ...] = get_args(NLIBackendName)
 
+AnswerabilityModelName = Literal["cross-encoder", "mlp"]
+"""The trained answerability score p_answers in the support score (``w * p_answers + (1 - w) * absolute``,
+:mod:`clinrag.tools.retrieval.answerability`): ``cross-encoder`` (MiniLM reading question and passage together,
+served on ONNX Runtime, bounded to the top candidates) or ``mlp`` (a small head over the frozen MiniLM vectors the
+query path already has)."""
+ANSWERABILITY_MODELS: tuple[str, ...] = get_args(AnswerabilityModelName)
+
 CorpusStoreName = Literal["auto", "embedded", "postgres"]
 """Where the corpus is read from: ``embedded`` (the index folder, loaded into memory), ``postgres`` (the database
 of ``CLINRAG_DATABASE_URL``, pgvector), or ``auto``: PostgreSQL when that variable is set and the database holds the

@@ -133,11 +133,22 @@ def summarize(rows: list[dict]) -> dict:
             "median_support_unanswerable": statistics.median([r["support"] for r in neg]) if neg else None}
 
 
-def evaluate(weights=WEIGHTS, limit: int | None = None) -> dict:
+def evaluate(weights=WEIGHTS, limit: int | None = None, model: str | None = None) -> dict:
     """Calibration: for each weight, the lowest threshold with calibration abstention >= ABSTENTION_TARGET; the
     chosen (weight, threshold) answers most calibration questions among those (the smaller weight on ties). Then
     the test split and the vitamin-D question on the shipped PubMedQA corpus at the chosen setting, beside the
-    shipped defaults."""
+    shipped defaults. ``model``: the answerability model behind p_answers (default ``ANSWERABILITY_MODEL``)."""
+    ce = answerability.get_answerability_model("cross-encoder")
+    saved_memo, ce.memo = ce.memo, {}  # each (question, passage) scored once, whatever the weight
+    saved_model = answerability.ANSWERABILITY_MODEL
+    answerability.ANSWERABILITY_MODEL = model or saved_model
+    try:
+        return _evaluate(weights, limit)
+    finally:
+        ce.memo, answerability.ANSWERABILITY_MODEL = saved_memo, saved_model
+
+
+def _evaluate(weights, limit: int | None) -> dict:
     from tqdm.auto import tqdm
 
     from clinrag.context import Context
@@ -171,6 +182,7 @@ def evaluate(weights=WEIGHTS, limit: int | None = None) -> dict:
         vitamin_d[f"w={w} t={t}"] = {"decision": r.decision, "best_support": best_support(r),
                                      "titles": [e["title"] for e in r.evidence][:3]}
     return {"abstention_target": ABSTENTION_TARGET, "guideline_threshold": ctx.support_threshold,
+            "model": answerability.ANSWERABILITY_MODEL,
             "shipped": {"weight": shipped[0], "threshold": shipped[1]},
             "chosen": {"weight": chosen[0], "threshold": chosen[1]},
             "calibration": calibration, "test": test, "vitamin_d": vitamin_d}

@@ -11,7 +11,9 @@ from clinrag.tools.retrieval import answerability
 from clinrag.tools.retrieval.answerability import (
     FEATURE_DIM,
     WEIGHTS_PATH,
+    AnswerProbabilities,
     answer_probability,
+    get_answerability_model,
     load_model,
     pair_features,
     support_scores,
@@ -79,8 +81,9 @@ def test_combined_support_is_absolute_and_in_range(guideline_index, question):
     today = [support_score(float(c), term_coverage(guideline_index, terms, r)) for c, r in zip(cos, rows)]
     assert support_scores(guideline_index, q, rows, terms, cos, weight=0.0) == pytest.approx(today)
     p = answer_probability(guideline_index, q, rows, [term_coverage(guideline_index, terms, r) for r in rows])
+    mlp = AnswerProbabilities(guideline_index, question, q, terms, model=get_answerability_model("mlp"))
     for w in (0.25, 0.5, 1.0):
-        combined = support_scores(guideline_index, q, rows, terms, cos, weight=w)
+        combined = support_scores(guideline_index, q, rows, terms, cos, weight=w, probabilities=mlp)
         assert np.all((combined >= 0) & (combined <= 1))
         assert combined == pytest.approx(w * p + (1 - w) * np.array(today))
 

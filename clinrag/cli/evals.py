@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from clinrag.cli.common import context_from_args, ensure_index
+from clinrag.options import ANSWERABILITY_MODELS
 
 
 def cmd_guideline_drift(args: argparse.Namespace) -> int:
@@ -70,7 +71,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def cmd_abstract_gate(args: argparse.Namespace) -> int:
     from clinrag.evals.abstract_gate import evaluate, format_report
 
-    report = evaluate(limit=args.limit)
+    report = evaluate(limit=args.limit, model=args.model)
     print(format_report(report))
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(report, indent=2) + "\n")
@@ -94,4 +95,6 @@ def register(eval_sub: argparse._SubParsersAction, common: argparse.ArgumentPars
                                "choose the abstract weight and threshold on calibration, report test and vitamin D")
     gate.add_argument("--limit", type=int, help="at most this many questions per split (a quick look)")
     gate.add_argument("--json-out", help="write the report, with every question's row, as JSON")
+    gate.add_argument("--model", choices=ANSWERABILITY_MODELS,
+                      help="the answerability model behind p_answers (default: the shipped one)")
     gate.set_defaults(func=cmd_abstract_gate)

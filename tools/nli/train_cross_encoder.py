@@ -6,6 +6,9 @@ cached in fp16), after which every epoch runs only the top 2 layers forward and 
 in the time one full epoch would take. Training stops at the budget; the epoch with the best validation
 macro-F1 is kept. The weights go to the ``out_dir`` given (``clinrag nli train`` writes into the packaged
 model folder only with ``--replace-shipped``).
+
+:func:`train_top_layers` is the task-free part (any number of labels, any validation score, any max length):
+the answerability cross-encoder (:mod:`clinrag.tools.retrieval.train_answerability`) trains with it too.
 """
 
 from __future__ import annotations
@@ -18,11 +21,17 @@ import numpy as np
 from clinrag.tools.nli.cross_encoder import (
     CROSS_ENCODER_FILE,
     FROZEN_LAYERS,
+    ID2LABEL,
     MAX_LENGTH,
     new_cross_encoder,
     trainable_state,
 )
 from clinrag.tools.nli.data import Pair, label_ids
+
+
+def _texts(pair) -> tuple[str, str]:
+    """(first, second) text of an NLI :class:`Pair` (premise, hypothesis) or of a plain 2-tuple."""
+    return (pair.premise, pair.hypothesis) if isinstance(pair, Pair) else (pair[0], pair[1])
 
 
 def _run_layers(model, hidden, mask, layers):
@@ -36,18 +45,19 @@ def _run_layers(model, hidden, mask, layers):
     return hidden
 
 
-def cache_frozen_activations(model, tokenizer, pairs: list[Pair], batch_size: int = 64, progress=None,
-                             frozen_layers: int = FROZEN_LAYERS) -> list:
-    """Per pair: the hidden states after the frozen layers (fp16, unpadded)."""
+def cache_frozen_activations(model, tokenizer, pairs: list, batch_size: int = 64, progress=None,
+                             frozen_layers: int = FROZEN_LAYERS, max_length: int = MAX_LENGTH) -> list:
+    """Per pair (an NLI :class:`Pair` or a (first, second) tuple): the hidden states after the frozen layers
+    (fp16, unpadded)."""
     import torch
 
     cached = []
     frozen = model.bert.encoder.layer[:frozen_layers]
     with torch.inference_mode():
         for start in range(0, len(pairs), batch_size):
-            batch = pairs[start : start + batch_size]
-            enc = tokenizer([p.premise for p in batch], [p.hypothesis for p in batch], padding=True,
-                            truncation=True, max_length=MAX_LENGTH, return_tensors="pt")
+            batch = [_texts(p) for p in pairs[start : start + batch_size]]
+            enc = tokenizer([a for a, _ in batch], [b for _, b in batch], padding=True,
+                            truncation=True, max_length=max_length, return_tensors="pt")
             hidden = model.bert.embeddings(input_ids=enc["input_ids"], token_type_ids=enc["token_type_ids"])
             hidden = _run_layers(model, hidden, enc["attention_mask"], frozen)
             for i, n in enumerate(enc["attention_mask"].sum(1).tolist()):
@@ -80,7 +90,7 @@ def predict_cached(model, cached: list, batch_size: int = 64, frozen_layers: int
     import torch
 
     order = np.argsort([c.shape[0] for c in cached])
-    out = np.zeros((len(cached), 3))
+    out = np.zeros((len(cached), model.config.num_labels))
     model.eval()
     with torch.inference_mode():
         for start in range(0, len(cached), batch_size):
@@ -90,32 +100,39 @@ def predict_cached(model, cached: list, batch_size: int = 64, frozen_layers: int
     return out
 
 
-def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: float, out_dir: Path,
-                        batch_size: int = 16, lr: float = 1e-4, seed: int = 13, log=print,
-                        frozen_layers: int = FROZEN_LAYERS) -> dict:
+def train_top_layers(train: list, y_train: np.ndarray, val: list, val_score, budget_minutes: float, out_path: Path,
+                     id2label: dict[int, str], max_length: int, batch_size: int = 16, lr: float = 1e-4,
+                     seed: int = 13, log=print, frozen_layers: int = FROZEN_LAYERS) -> dict:
+    """Fine-tune the layers above ``frozen_layers`` and a ``len(id2label)``-way head on cached activations.
+
+    ``train``/``val``: text pairs (see :func:`cache_frozen_activations`), ``y_train`` their class ids;
+    ``val_score(probabilities) -> float`` rates the model on ``val`` after each epoch (higher is better) and the
+    best epoch's trainable tensors are saved to ``out_path`` (fp16 safetensors). Class-weighted cross-entropy, AdamW;
+    stops at ``budget_minutes`` (caching included)."""
     import torch
     from safetensors.torch import save_file
-    from sklearn.metrics import f1_score
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     deadline = started + budget_minutes * 60
-    model, tokenizer = new_cross_encoder()
+    n_labels = len(id2label)
+    model, tokenizer = new_cross_encoder(id2label)
     for name, param in model.named_parameters():
         param.requires_grad = name in trainable_state(model, frozen_layers)
     log(f"caching frozen activations for {len(train) + len(val)} pairs")
-    cached_train = cache_frozen_activations(model, tokenizer, train, frozen_layers=frozen_layers)
-    cached_val = cache_frozen_activations(model, tokenizer, val, frozen_layers=frozen_layers)
+    cached_train = cache_frozen_activations(model, tokenizer, train, frozen_layers=frozen_layers,
+                                            max_length=max_length)
+    cached_val = cache_frozen_activations(model, tokenizer, val, frozen_layers=frozen_layers, max_length=max_length)
     cached_at = time.perf_counter()
-    y_train = torch.from_numpy(label_ids(train))
-    y_val = label_ids(val)
-    counts = np.bincount(y_train.numpy(), minlength=3)
-    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(len(train) / (3 * counts), dtype=torch.float32))
+    log(f"cached in {(cached_at - started) / 60:.1f} min")
+    y_train = torch.from_numpy(np.asarray(y_train, dtype=np.int64))
+    counts = np.maximum(np.bincount(y_train.numpy(), minlength=n_labels), 1)
+    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(len(train) / (n_labels * counts), dtype=torch.float32))
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=lr, weight_decay=0.01)
     history, best, epoch = [], None, 0
-    while time.perf_counter() < deadline:
+    while time.perf_counter() < deadline or best is None:
         epoch += 1
         model.train()
         order = rng.permutation(len(train))
@@ -126,7 +143,7 @@ def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: floa
         rng.shuffle(batches)
         done = 0
         for idx in batches:
-            if time.perf_counter() >= deadline:
+            if time.perf_counter() >= deadline and done:
                 break
             hidden, mask = _batch(cached_train, idx)
             loss = loss_fn(_logits(model, hidden, mask, frozen_layers), y_train[idx])
@@ -134,19 +151,35 @@ def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: floa
             loss.backward()
             optimizer.step()
             done += len(idx)
-        val_f1 = float(f1_score(y_val, predict_cached(model, cached_val, frozen_layers=frozen_layers).argmax(1),
-                                average="macro"))
-        history.append({"epoch": epoch, "pairs": done, "val_macro_f1": round(val_f1, 4),
+        score = float(val_score(predict_cached(model, cached_val, frozen_layers=frozen_layers)))
+        history.append({"epoch": epoch, "pairs": done, "val": round(score, 4),
                         "minutes": round((time.perf_counter() - started) / 60, 2)})
-        log(f"epoch {epoch}: {done} pairs, val macro-F1 {val_f1:.4f}")
-        if best is None or val_f1 > best[0]:
-            best = (val_f1, {k: v.detach().to(torch.float16).clone()
-                             for k, v in trainable_state(model, frozen_layers).items()})
-    out_dir.mkdir(parents=True, exist_ok=True)
-    save_file(best[1], str(out_dir / CROSS_ENCODER_FILE))
+        log(f"epoch {epoch}: {done} pairs, validation {score:.4f}")
+        if best is None or score > best[0]:
+            best = (score, {k: v.detach().to(torch.float16).clone()
+                            for k, v in trainable_state(model, frozen_layers).items()})
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    save_file(best[1], str(out_path))
     return {
-        "stage": "cross-encoder", "frozen_layers": frozen_layers, "max_length": MAX_LENGTH, "batch_size": batch_size,
-        "lr": lr, "budget_minutes": budget_minutes, "cache_minutes": round((cached_at - started) / 60, 2),
+        "frozen_layers": frozen_layers, "max_length": max_length, "batch_size": batch_size, "lr": lr,
+        "budget_minutes": budget_minutes, "cache_minutes": round((cached_at - started) / 60, 2),
         "train_minutes": round((time.perf_counter() - started) / 60, 2), "epochs": history,
-        "best_val_macro_f1": round(best[0], 4), "n_train": len(train), "n_val": len(val), "seed": seed,
+        "best_val": round(best[0], 4), "n_train": len(train), "n_val": len(val), "seed": seed,
     }
+
+
+def train_cross_encoder(train: list[Pair], val: list[Pair], budget_minutes: float, out_dir: Path,
+                        batch_size: int = 16, lr: float = 1e-4, seed: int = 13, log=print,
+                        frozen_layers: int = FROZEN_LAYERS) -> dict:
+    """The NLI cross-encoder: 3-way, validation macro-F1, ``CROSS_ENCODER_FILE`` in ``out_dir``."""
+    from sklearn.metrics import f1_score
+
+    y_val = label_ids(val)
+    report = train_top_layers(train, label_ids(train), val,
+                              lambda probs: f1_score(y_val, probs.argmax(1), average="macro"), budget_minutes,
+                              out_dir / CROSS_ENCODER_FILE, ID2LABEL, MAX_LENGTH, batch_size=batch_size, lr=lr,
+                              seed=seed, log=log, frozen_layers=frozen_layers)
+    for epoch in report["epochs"]:
+        epoch["val_macro_f1"] = epoch.pop("val")
+    best = report.pop("best_val")
+    return {"stage": "cross-encoder", **report, "best_val_macro_f1": best}

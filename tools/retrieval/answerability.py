@@ -1,8 +1,16 @@
 """A trained answerability score: does this passage answer this question?
 
-The model (trained by :mod:`clinrag.tools.retrieval.train_answerability`, card in
-``answerability_weights/MODEL_CARD.md``) is a one-hidden-layer MLP on frozen all-MiniLM-L6-v2 vectors the query
-path already has: the question vector ``q`` and the index's sentence vectors of the passage. For a passage with
+Two models (trained by :mod:`clinrag.tools.retrieval.train_answerability`, card in
+``answerability_weights/MODEL_CARD.md``), one factory (:func:`get_answerability_model`, closed set
+:data:`clinrag.options.AnswerabilityModelName`, default :data:`ANSWERABILITY_MODEL`):
+
+* ``cross-encoder`` (:mod:`clinrag.tools.retrieval.answerability_cross_encoder`): MiniLM reading question and
+  passage text together, on ONNX Runtime. It scores at most :data:`CROSS_ENCODER_TOP_N` candidates per question
+  (the first of the hybrid ranking, in one batch); the support of any other candidate stays the absolute score.
+* ``mlp``: a one-hidden-layer MLP on frozen all-MiniLM-L6-v2 vectors the query path already has (every candidate
+  whose support is read).
+
+The MLP's features: the question vector ``q`` and the index's sentence vectors of the passage. For a passage with
 unit sentence vectors ``s_1..s_n`` (cosines ``c_j = q . s_j``), ``b`` = the sentence closest to ``q`` and
 ``m`` = the normalized mean of the sentences, the features are::
 
@@ -20,7 +28,8 @@ The support score the gate reads stays absolute, in [0, 1]::
     support = w * p_answers + (1 - w) * absolute,     absolute = 0.8 * max(c_b, 0) + 0.2 * coverage
 
 with ``w`` = :func:`source_weight` of the passage's source type (a convex combination of two values in [0, 1] is
-in [0, 1]). Cost per passage: its sentences' cosines (already computed by the index) and a 772 x 64 product.
+in [0, 1]). Cost per passage of the MLP: its sentences' cosines (already computed by the index) and a 772 x 64
+product; of the cross-encoder: a MiniLM forward pass over question + passage (<= 128 tokens).
 """
 
 from __future__ import annotations
@@ -30,25 +39,45 @@ from pathlib import Path
 
 import numpy as np
 
+from clinrag.options import ANSWERABILITY_MODELS, AnswerabilityModelName
+
 WEIGHTS_DIR = Path(__file__).resolve().with_name("answerability_weights")
 WEIGHTS_PATH = WEIGHTS_DIR / "answerability.npz"
 FEATURE_DIM = 2 * 384 + 4
 # Share of the trained probability in the support score of guideline (and label, leaflet, other) passages. 0 keeps
 # the absolute score exactly (the model is not run for them). Chosen on the guideline-drift canonical split only
 # (evals/answerability.py, the model card): it would have become the default only if canonical and holdout stayed at
-# 100 % and the abstention margins did not shrink; they shrank.
+# 100 % and the abstention margins did not shrink; they shrank. With the cross-encoder the rule chose 0 itself (w = 0.1
+# narrows the relative gap 0.110 -> 0.071, w >= 0.2 misclassifies a canonical case).
 ANSWERABILITY_WEIGHT = 0.0
 # The same share for abstract passages (source_type "abstract"). An abstract that shares a question's words is not
 # an answer to it (vitamin D in kidney disease for a vitamin-D-and-fractures question), which is what the model was
 # trained to tell. Chosen with Context.abstract_support_threshold by `clinrag eval abstract-gate` on its calibration
 # split (a leave-out PubMedQA corpus): at each weight's lowest threshold with >= 97 % abstention on unanswerable
-# questions, weight 0 answers the most (0.76 of answerable calibration questions; 0.70, 0.64, 0.68, 0.58 at 0.25-1).
+# questions, weight 0 answers the most (0.76 of answerable calibration questions; 0.70, 0.64, 0.68, 0.58 at 0.25-1;
+# with the cross-encoder 0.70, 0.64, 0.54, 0.06).
 ABSTRACT_ANSWERABILITY_WEIGHT = 0.0
+
+
+# The model behind p_answers. The MLP: on held-out reranking (hybrid top-50, same run) the cross-encoder trained within
+# the CPU budget ranks below both the MLP and today's hybrid ranking (MedQuAD MRR@10 0.350 at top-10 vs MLP 0.511,
+# hybrid 0.554; BioASQ 0.823 vs 0.887, 0.957; model card), so it stays selectable, not the default.
+ANSWERABILITY_MODEL: AnswerabilityModelName = "mlp"
+# Candidates per question the cross-encoder scores (the first of the hybrid ranking), in one batch. Measured (model
+# card; benchmarks/query_speed.py, ONNX, 2 cores, weight 0.5 on every source type): top 5 warm p50 94.8 ms, p95 109.7
+# ms, cold start +0.15 s; top 10 p50 133.8 ms, p95 153.1 ms, +0.27 s (over the 100 ms / 0.2 s goals). On held-out
+# reranking it also does least harm at 5 (MedQuAD MRR@10 0.436 at 5, 0.350 at 10, 0.279 at 20).
+CROSS_ENCODER_TOP_N = 5
 
 
 def source_weight(source_type: str) -> float:
     """The answerability weight ``w`` for passages of one source type."""
     return ABSTRACT_ANSWERABILITY_WEIGHT if source_type == "abstract" else ANSWERABILITY_WEIGHT
+
+
+def answerability_in_use() -> bool:
+    """Whether the query path runs the answerability cross-encoder (the default model, a weight > 0)."""
+    return ANSWERABILITY_MODEL == "cross-encoder" and max(ANSWERABILITY_WEIGHT, ABSTRACT_ANSWERABILITY_WEIGHT) > 0
 
 
 class AnswerabilityModel:
@@ -114,13 +143,109 @@ def answer_probability(index, q_vec: np.ndarray, rows, coverage: np.ndarray,
     return model.predict(pair_features(q_vec, passage_sentence_vectors(index, rows), np.asarray(coverage)))
 
 
+class MLPAnswerability:
+    """``mlp``: the shipped head on the index's vectors; scores every row it is given."""
+
+    name = "mlp"
+    top_n = None
+
+    def __init__(self, model: AnswerabilityModel | None = None):
+        self.model = model or load_model()
+
+    def probability(self, index, question: str | None, q_vec: np.ndarray, rows, coverage) -> np.ndarray:
+        return answer_probability(index, q_vec, rows, coverage, self.model)
+
+
+class CrossEncoderAnswerability:
+    """``cross-encoder``: the shipped MiniLM cross-encoder (ONNX Runtime, or torch with CLINRAG_MODEL_RUNTIME=torch)
+    on (question, passage text); callers score at most ``top_n`` candidates per question.
+
+    ``memo`` (None by default): a dict that, when set, keeps every pair's probability for the process (the
+    evaluations, which ask the same questions at several weights, set it; the query path does not)."""
+
+    name = "cross-encoder"
+
+    def __init__(self, top_n: int | None = None, runtime: str | None = None):
+        self.top_n = CROSS_ENCODER_TOP_N if top_n is None else top_n
+        self.runtime = runtime
+        self.memo: dict | None = None
+
+    def predict_pairs(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        from clinrag.tools.retrieval.answerability_cross_encoder import answers_column, load_cross_encoder
+
+        if self.memo is None:
+            return answers_column(load_cross_encoder(self.runtime).predict(pairs))
+        todo = [pair for pair in dict.fromkeys(pairs) if pair not in self.memo]
+        if todo:
+            self.memo.update(zip(todo, answers_column(load_cross_encoder(self.runtime).predict(todo)).tolist()))
+        return np.array([self.memo[pair] for pair in pairs], dtype=np.float64)
+
+    def probability(self, index, question: str | None, q_vec: np.ndarray, rows, coverage) -> np.ndarray:
+        if not question:
+            raise ValueError("the answerability cross-encoder needs the question text")
+        rows = [int(r) for r in rows]
+        return self.predict_pairs([(question, p.text) for p in index.passages_at(rows)])
+
+
+def get_answerability_model(name: AnswerabilityModelName | None = None):
+    """The answerability model ``name`` (default :data:`ANSWERABILITY_MODEL`), loaded once per process. Either has
+    ``name``, ``top_n`` (candidates per question it scores; None: every one) and
+    ``probability(index, question, q_vec, rows, coverage) -> p_answers``."""
+    name = name or ANSWERABILITY_MODEL
+    if name not in ANSWERABILITY_MODELS:
+        raise ValueError(f"answerability model {name!r}: expected one of {', '.join(ANSWERABILITY_MODELS)}")
+    return _answerability_model(name)
+
+
+@lru_cache(maxsize=4)
+def _answerability_model(name: str):
+    return CrossEncoderAnswerability() if name == "cross-encoder" else MLPAnswerability()
+
+
+class AnswerProbabilities:
+    """p_answers of one question's candidates, computed on first use and kept for the question.
+
+    A model with a ``top_n`` scores only the first ``top_n`` rows of ``ranked`` (the hybrid ranking; by default the
+    rows of the first request), all in one batch; every other row gets NaN, i.e. keeps the absolute support."""
+
+    def __init__(self, index, question: str | None, q_vec: np.ndarray, terms: list[str], ranked=None,
+                 model=None):
+        self.index, self.question, self.q_vec, self.terms = index, question, q_vec, terms
+        self.ranked = None if ranked is None else [int(r) for r in ranked]
+        self.model = model or get_answerability_model()
+        self._p: dict[int, float] = {}
+        self._eligible: set[int] | None = None
+
+    def _score(self, rows: list[int]) -> None:
+        from clinrag.tools.retrieval.hybrid import term_coverage
+
+        rows = [r for r in dict.fromkeys(rows) if r not in self._p]
+        if rows:
+            cov = np.array([term_coverage(self.index, self.terms, r) for r in rows], dtype=np.float64)
+            self._p.update(zip(rows, self.model.probability(self.index, self.question, self.q_vec, rows, cov).tolist()))
+
+    def of(self, rows) -> np.ndarray:
+        rows = [int(r) for r in rows]
+        if self.model.top_n is None:
+            self._score(rows)
+            return np.array([self._p[r] for r in rows], dtype=np.float64)
+        if self._eligible is None:
+            top = list(dict.fromkeys(self.ranked if self.ranked is not None else rows))[: self.model.top_n]
+            self._eligible = set(top)
+            self._score(top)
+        return np.array([self._p[r] if r in self._eligible else np.nan for r in rows], dtype=np.float64)
+
+
 def support_scores(index, q_vec: np.ndarray, rows, terms: list[str], sentence_cosine: np.ndarray,
-                   weight: float | None = None) -> np.ndarray:
+                   weight: float | None = None, question: str | None = None,
+                   probabilities: AnswerProbabilities | None = None) -> np.ndarray:
     """Absolute support in [0, 1] of passage ``rows`` (``sentence_cosine``: their best sentence cosine).
 
     ``w * p_answers + (1 - w) * absolute`` with ``w`` = ``weight`` for every row, by default each passage's
-    :func:`source_weight`, and ``absolute`` = :func:`clinrag.tools.retrieval.hybrid.support_score`; the model is
-    run only for rows with ``w > 0``.
+    :func:`source_weight`, ``absolute`` = :func:`clinrag.tools.retrieval.hybrid.support_score` and p_answers from
+    ``probabilities`` (by default :class:`AnswerProbabilities` of the default model over ``rows`` in the order
+    given); the model is run only for rows with ``w > 0``, and a row it does not score (beyond the
+    cross-encoder's top-N) keeps ``absolute``.
     """
     from clinrag.tools.retrieval.hybrid import support_score, term_coverage
 
@@ -134,7 +259,10 @@ def support_scores(index, q_vec: np.ndarray, rows, terms: list[str], sentence_co
     scored = np.flatnonzero(w > 0)
     if not len(scored):
         return absolute
+    probabilities = probabilities or AnswerProbabilities(index, question, q_vec, terms, ranked=rows)
+    p = probabilities.of([rows[i] for i in scored])
+    keep = ~np.isnan(p)
+    scored, p = scored[keep], p[keep]
     out = absolute.copy()
-    p = answer_probability(index, q_vec, [rows[i] for i in scored], coverage[scored])
     out[scored] = np.clip(w[scored] * p + (1 - w[scored]) * absolute[scored], 0.0, 1.0)
     return out

@@ -18,8 +18,8 @@ Three scores per candidate passage:
   multi-fact passage), with the lexical side of BM25: the share of the question's content terms found in the
   passage, weighted by their BM25 IDF (terms unknown to the corpus count at full weight). Computed on first
   use, since most candidates of a large pool are never looked at, by
-  :func:`clinrag.tools.retrieval.answerability.support_scores`: w * p_answers (a trained answerability model)
-  + (1 - w) * this score; w = 0 by default (not made the default, see its model card), i.e. this score exactly.
+  :func:`clinrag.tools.retrieval.answerability.support_scores`: w * p_answers (a trained answerability model,
+  run on the best-ranked candidates only) + (1 - w) * this score, w per source type (its model card).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from clinrag.schema import Passage
 from clinrag.tools.index.corpus_store import CorpusStore, PassageFilter
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.text import content_tokens
-from clinrag.tools.retrieval.answerability import support_scores
+from clinrag.tools.retrieval.answerability import AnswerProbabilities, support_scores
 
 RRF_K = options.RRF_K
 DENSE_WEIGHT = 0.8
@@ -149,7 +149,9 @@ def hybrid_search(
     fused = 1.0 / (RRF_K + 1 + _ranks(dense)) + 1.0 / (RRF_K + 1 + _ranks(bm25))
 
     def support_of(row: int) -> float:
-        return float(support_scores(index, q_vec, [row], terms, np.float32([best_sentence[row]]))[0])
+        # p_answers (when a source type's weight is > 0) of the question's best-ranked candidates, in one batch
+        return float(support_scores(index, q_vec, [row], terms, np.float32([best_sentence[row]]), question=question,
+                                    probabilities=probabilities)[0])
 
     results = [
         ScoredPassage(
@@ -165,4 +167,5 @@ def hybrid_search(
         for i, (r, passage) in enumerate(zip(rows, index.passages_at(rows)))
     ]
     results.sort(key=lambda s: (-s.fused, -s.dense))
+    probabilities = AnswerProbabilities(index, question, q_vec, terms, ranked=[s.row for s in results])
     return results
