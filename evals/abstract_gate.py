@@ -7,7 +7,7 @@ its words (vitamin D in kidney disease, regulatory T cells) with a best support 
 evaluation builds a *leave-out* corpus from the PQA-L abstracts so that some questions have their abstract in the
 corpus (answerable) and some do not (unanswerable, with the rest of the corpus as same-domain distractors):
 
-* splits by PMID with the answerability model's buckets (``train_answerability.bucket``): bucket 1 (the model's
+* splits by PMID with the answerability model's buckets (``answerability_data.bucket``): bucket 1 (the model's
   dev split) = **calibration**, bucket 0 (its test split) = **test**; buckets 2-9, the model's training
   abstracts, stay in the corpus only as distractors, never as questions;
 * within bucket 0 and bucket 1, an abstract is *left out* of the corpus when ``sha1("gate:" + pmid)`` is even;
@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from clinrag.tools.retrieval import answerability
-from clinrag.tools.retrieval import train_answerability as ta
+from clinrag.tools.retrieval import answerability_data as data
 
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 VITAMIN_D = "Does vitamin D supplementation reduce fracture risk in older adults?"
@@ -57,11 +57,11 @@ def gate_corpus() -> tuple[Path, list[dict]]:
     from clinrag.documents import load_documents
     from clinrag.evals.chr_data import write_corpus
 
-    docs = load_documents(ta.pubmedqa_corpus())
+    docs = load_documents(data.pubmedqa_corpus())
     kept, questions = [], []
     for doc in docs:
         pmid = doc.pmid or doc.doc_id
-        split = next((name for name, b in SPLITS.items() if ta.bucket(pmid) == b), None)
+        split = next((name for name, b in SPLITS.items() if data.bucket(pmid) == b), None)
         if split is not None:
             questions.append({"question": doc.title, "split": split, "answerable": not left_out(pmid),
                               "doc_id": doc.doc_id})
@@ -69,7 +69,7 @@ def gate_corpus() -> tuple[Path, list[dict]]:
                 continue
             doc = doc.model_copy(update={"title": f"PubMed {pmid}"})
         kept.append(doc)
-    path = write_corpus(kept, ta.cache_dir() / "corpora" / "pubmedqa_gate.jsonl")
+    path = write_corpus(kept, data.cache_dir() / "corpora" / "pubmedqa_gate.jsonl")
     return path, questions
 
 
@@ -157,7 +157,7 @@ def _evaluate(weights, limit: int | None) -> dict:
     from clinrag.tools.index.store import build_index, stale_reason
 
     corpus, questions = gate_corpus()
-    index_dir = ta.cache_dir() / "indexes" / "pubmedqa_gate"
+    index_dir = data.cache_dir() / "indexes" / "pubmedqa_gate"
     if stale_reason(index_dir, load_documents(corpus)):
         build_index(corpus, index_dir, pair_scores=False)
     ctx = Context(corpus_path=str(corpus), index_dir=str(index_dir))
@@ -178,7 +178,7 @@ def _evaluate(weights, limit: int | None) -> dict:
     vitamin_d = {}
     for w, t in dict.fromkeys([shipped, chosen]):
         with abstract_weight(w):
-            r = ask(VITAMIN_D, Context(corpus_path=str(ta.pubmedqa_corpus()), abstract_support_threshold=t))
+            r = ask(VITAMIN_D, Context(corpus_path=str(data.pubmedqa_corpus()), abstract_support_threshold=t))
         vitamin_d[f"w={w} t={t}"] = {"decision": r.decision, "best_support": best_support(r),
                                      "titles": [e["title"] for e in r.evidence][:3]}
     return {"abstention_target": ABSTENTION_TARGET, "guideline_threshold": ctx.support_threshold,

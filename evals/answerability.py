@@ -2,7 +2,7 @@
 
 ``python -m clinrag.evals.answerability --json-out PATH [--drift] [--skip-rerank]``
 
-1. **Reranking, held-out questions** (splits of :mod:`clinrag.tools.retrieval.train_answerability`, fixed before
+1. **Reranking, held-out questions** (splits of :mod:`clinrag.tools.retrieval.answerability_data`, fixed before
    training): MedQuAD test focuses, PubMedQA test PMIDs, and BioASQ test question ids (never trained on; a corpus
    of the snippets of those questions). For each question the top-50 of today's ranking
    (:func:`~clinrag.tools.retrieval.hybrid.hybrid_search`, ``fused``) are re-ordered by
@@ -112,14 +112,15 @@ def subsample(questions: list[dict], limit: int | None) -> list[dict]:
 def heldout_sets(bioasq_limit: int = 300) -> dict:
     """(index, questions) per held-out set."""
     from clinrag.tools.index.store import CorpusIndex
+    from clinrag.tools.retrieval import answerability_data as data
     from clinrag.tools.retrieval import train_answerability as ta
 
     out = {}
     for name, (index, questions, _) in ta.prepare().items():
         out[name] = (index, [q for q in questions if q["split"] == "test"])
-    bio = ta.bioasq_questions("test", bioasq_limit)
-    dst, relevant = ta.bioasq_index(ta.cache_dir() / "indexes" / "bioasq_test", bio)
-    index = CorpusIndex.load(ta.cache_dir() / "corpora" / "bioasq_test.jsonl", dst)
+    bio = data.bioasq_questions("test", bioasq_limit)
+    dst, relevant = data.bioasq_index(data.cache_dir() / "indexes" / "bioasq_test", bio)
+    index = CorpusIndex.load(data.cache_dir() / "corpora" / "bioasq_test.jsonl", dst)
     rows_of: dict[str, list[int]] = {}
     for i, p in enumerate(index.passages):
         rows_of.setdefault(p.doc_id, []).append(i)
@@ -238,10 +239,10 @@ def vitamin_d(weight: float, threshold: float, model: str | None = None) -> dict
     """Best support and the gate's decision on the PubMedQA abstracts, today and with the new score."""
     from clinrag.context import Context
     from clinrag.run import ask
-    from clinrag.tools.retrieval import train_answerability as ta
+    from clinrag.tools.retrieval import answerability_data as data
 
-    corpus = ta.pubmedqa_corpus()
-    index_dir = ta.reuse_index(corpus, ta.cache_dir() / "indexes" / "pubmedqa")
+    corpus = data.pubmedqa_corpus()
+    index_dir = data.reuse_index(corpus, data.cache_dir() / "indexes" / "pubmedqa")
     out = {}
     for name, (w, t) in {"today": (0.0, None), "new": (weight, threshold)}.items():
         with answerability_setting(w, model):
