@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import httpx
-from serve_load import hammer, rss_kib, served, worker_pids
+from serve_load import LOAD_QUESTIONS, hammer, rss_kib, served, worker_pids
 
 RSS_QUESTIONS = [  # words of the synthetic vocabulary (BM25 finds postings); the vectors are the real encoder's
     "Does aspirin reduce colorectal cancer incidence in older adults?",
@@ -28,17 +28,6 @@ RSS_QUESTIONS = [  # words of the synthetic vocabulary (BM25 finds postings); th
     "Is metformin safe during pregnancy?",
     "How effective is the influenza vaccine in elderly patients?",
     "Does smoking cessation improve survival after myocardial infarction?",
-]
-GUIDELINE_QUESTIONS = [  # the built-in corpus (as tests/reliability/test_rel_load.py asks it)
-    "When should average-risk women start mammography?",
-    "Should average-risk adults start colorectal cancer screening at 45 or 50?",
-    "Who is eligible for lung cancer screening?",
-    "What A1C target does the ADA suggest?",
-    "Should adults take aspirin for primary prevention?",
-    "How did the USPSTF prostate cancer screening recommendation change?",
-    "how do I dose metformin?",
-    "How often should I replace my toothbrush?",
-    "Who is eligible for lung cancer screening as of 2015?",
 ]
 SYNTHETIC_NAME = "pubmed_synthetic"  # the corpus name (file stem) the database holds
 
@@ -186,7 +175,7 @@ def measure_concurrency(setup: WorkerSetup, workers: int, clients: int = 50, per
     built-in corpus in PostgreSQL (threads there too); a short warm-up first (every worker loads its models)."""
     env = setup.env(CLINRAG_CORPUS_STORE="postgres", CLINRAG_DATABASE_URL=setup.guidelines_url)
     with served(setup.folder / f"serve-workers{workers}", env, ["--workers", str(workers)]) as (url, pid):
-        hammer(url, 2 * workers, GUIDELINE_QUESTIONS, per_client=3)
-        result = hammer(url, clients, GUIDELINE_QUESTIONS, per_client=per_client)
+        hammer(url, 2 * workers, LOAD_QUESTIONS, per_client=3)
+        result = hammer(url, clients, LOAD_QUESTIONS, per_client=per_client)
         worker_rss = [_mib(rss_kib(w)) for w in worker_pids(pid)]
     return {"workers": workers, "clients": clients, "per_client": per_client, **result, "worker_rss_mib": worker_rss}

@@ -23,6 +23,20 @@ from pathlib import Path
 
 import httpx
 
+# The questions a load run asks of the built-in corpus, in turn: answered ones, a refused one (out of scope), one
+# that abstains (insufficient support) and an as-of question, so that every path of the graph is under load.
+LOAD_QUESTIONS = [
+    "When should average-risk women start mammography?",
+    "Should average-risk adults start colorectal cancer screening at 45 or 50?",
+    "Who is eligible for lung cancer screening?",
+    "What A1C target does the ADA suggest?",
+    "Should adults take aspirin for primary prevention?",
+    "How did the USPSTF prostate cancer screening recommendation change?",
+    "how do I dose metformin?",
+    "How often should I replace my toothbrush?",
+    "Who is eligible for lung cancer screening as of 2015?",
+]
+
 CLINRAG = Path(sys.executable).parent / "clinrag"
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

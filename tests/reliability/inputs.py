@@ -14,17 +14,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from serve_load import LOAD_QUESTIONS
+
 from clinrag.options import MAX_QUESTION_CHARS
 
 SEED = 16
-BASE_QUESTIONS = [
-    "When should average-risk women start mammography?",
-    "Should average-risk adults start colorectal cancer screening at 45 or 50?",
-    "Who is eligible for lung cancer screening?",
-    "What A1C target does the ADA suggest?",
-    "Should adults take aspirin for primary prevention?",
-    "How did the USPSTF prostate cancer screening recommendation change?",
-]
+BASE_QUESTIONS = LOAD_QUESTIONS[:6]  # the answered questions of the load runs (benchmarks/serve_load.py)
 
 WHITESPACE = ["", " ", "\t", "   \t  ", "\u00a0", "\u3000", "\u2003\u2002", "\x0b", "\x0c", "\x1c\x1d\x1e\x1f",
               "\u2028", "\u2029", "\x85", " \t\u00a0\u3000 "]

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import rss_kib
-from inputs import BASE_QUESTIONS
+from serve_load import LOAD_QUESTIONS
 from serve_load import hammer as _hammer
 from serve_load import served as _served
 
-QUESTIONS = BASE_QUESTIONS + ["how do I dose metformin?", "How often should I replace my toothbrush?",
-                              "Who is eligible for lung cancer screening as of 2015?"]
+QUESTIONS = LOAD_QUESTIONS
 
 
 def served(tmp_path):
