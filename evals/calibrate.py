@@ -16,7 +16,7 @@ import numpy as np
 
 from clinrag.context import Context
 from clinrag.evals.guideline_drift import Case
-from clinrag.nodes.scope_guard import in_scope_vectors
+from clinrag.nodes.scope_guard import in_scope_similarity
 from clinrag.tools.index.embeddings import embed_cached
 from clinrag.tools.index.store import get_index
 from clinrag.tools.retrieval.hybrid import hybrid_search
@@ -50,7 +50,6 @@ def calibrate(cases: list[Case], ctx: Context | None = None) -> dict:
     ctx = ctx or Context()
     index = get_index(ctx.corpus_path, ctx.index_dir)
     scope = index.scope
-    inside = np.vstack([embed_cached([scope.description, *scope.in_scope_examples]), in_scope_vectors(index)])
 
     def exclusion_similarity(text: str) -> tuple[float, float]:
         """(best similarity to an exclusion, leaving the text itself out; margin over in-scope similarity)."""
@@ -59,7 +58,7 @@ def calibrate(cases: list[Case], ctx: Context | None = None) -> dict:
             float(np.max(embed_cached([c.description, *[e for e in c.examples if e != text]]) @ q))
             for c in scope.out_of_scope
         )
-        return best, best - float(np.max(inside @ q))
+        return best, best - in_scope_similarity(q, scope, index.max_in_scope_cosine)
 
     sim_oos, margin_oos = [], []
     for category in scope.out_of_scope:

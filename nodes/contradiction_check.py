@@ -31,9 +31,9 @@ def _key(sentence: str) -> str:
     return " ".join(sentence.split())
 
 
-def sentences_for_nli(evidence, sentences: dict[str, list[str]], framed: set[str]) -> dict[str, list[str]]:
-    """Per document, the sentences NLI compares: none that states a frame, and of an abstract only result sentences."""
-    abstracts = {e.doc_id for e in evidence if e.source_type == "abstract"}
+def sentences_for_nli(sentences: dict[str, list[str]], framed: set[str], abstracts: set[str]) -> dict[str, list[str]]:
+    """Per document, the sentences NLI compares: none that states a frame, and of an abstract (a doc_id in
+    ``abstracts``) only result sentences."""
     return {doc_id: [s for s in sents if _key(s) not in framed and (doc_id not in abstracts or is_result_sentence(s))]
             for doc_id, sents in sentences.items()}
 
@@ -51,8 +51,8 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     replaced_on = index.replaced_on(list(frames))  # frames only ever name these documents
     disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
-    nli_sentences = sentences_for_nli(state.evidence, sentences, framed)
     abstracts = {e.doc_id for e in state.evidence if e.source_type == "abstract"}
+    nli_sentences = sentences_for_nli(sentences, framed, abstracts)
     nli_edges, _ = contradiction_graph({d: s for d, s in nli_sentences.items() if d not in abstracts}, backend,
                                        ctx.pair_similarity_threshold)
     stance_edges, _ = stance_graph({d: s for d, s in nli_sentences.items() if d in abstracts}, state.question,

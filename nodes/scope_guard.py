@@ -17,6 +17,7 @@ corpus holds on the topic ends the run here with "no guidance in this corpus as 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 from langchain_core.messages import HumanMessage
@@ -57,22 +58,26 @@ def rule_decision(question: str, scope: ScopeDeclaration | None) -> ScopeDecisio
     return None
 
 
+def in_scope_similarity(q_vec: np.ndarray, scope: ScopeDeclaration,
+                        corpus_cosine: Callable[[np.ndarray], float]) -> float:
+    """The highest cosine between the question and anything in scope: the declaration's description and examples,
+    and the corpus itself (``corpus_cosine``: a corpus store's ``max_in_scope_cosine``)."""
+    declared = embed_cached([scope.description, *scope.in_scope_examples])
+    return max(float(np.max(declared @ q_vec)), corpus_cosine(q_vec))
+
+
 def classify_scope(
-    question: str, scope: ScopeDeclaration | None, in_scope_vectors, threshold: float, margin: float
+    question: str, scope: ScopeDeclaration | None, corpus_cosine: Callable[[np.ndarray], float], threshold: float,
+    margin: float,
 ) -> ScopeDecision:
-    """Rules first, then embedding similarity. ``in_scope_vectors``: unit vectors of in-scope text, or a function
-    of the question vector giving its highest cosine with the corpus (a corpus store's ``max_in_scope_cosine``)."""
+    """Rules first, then embedding similarity (:func:`in_scope_similarity` against the closest exclusion)."""
     if scope is None:
         return ScopeDecision(in_scope=True, reason="The corpus declares no scope; every question is searched.")
     ruled = rule_decision(question, scope)
     if ruled is not None:
         return ruled
     q_vec = embed_cached([question])[0]
-    declared = embed_cached([scope.description, *scope.in_scope_examples])
-    if callable(in_scope_vectors):
-        sim_in = max(float(np.max(declared @ q_vec)), in_scope_vectors(q_vec))
-    else:
-        sim_in = float(np.max(np.vstack([declared, in_scope_vectors]) @ q_vec))
+    sim_in = in_scope_similarity(q_vec, scope, corpus_cosine)
     best_cat, best_sim = None, -1.0
     for cat in scope.out_of_scope:
         sim = float(np.max(embed_cached([cat.description, *cat.examples]) @ q_vec))
@@ -90,11 +95,6 @@ def classify_scope(
         in_scope=True, similarity=round(best_sim, 4),
         reason=f"Within the declared scope: {scope.description.strip()}",
     )
-
-
-def in_scope_vectors(index) -> np.ndarray:
-    """Document titles and every corpus sentence of an embedded index: what the corpus itself covers."""
-    return np.vstack([embed_cached([d.title for d in index.docs.values()]), index.sentence_vectors])
 
 
 def scope_guard(state: State, runtime: Runtime[Context]) -> dict:

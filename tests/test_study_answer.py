@@ -48,5 +48,6 @@ def test_only_result_sentences_of_abstracts_go_to_nli():
                              status="current", source_type="guideline", score=1.0, support_score=0.7, text="x")
     evidence = [abstract("pmid:1", 2009, "t", methods + " " + result), guideline]
     framed = {"A framed sentence."}
-    out = sentences_for_nli(evidence, {"pmid:1": [methods, result], "g": [methods, "A framed sentence."]}, framed)
+    abstracts = {e.doc_id for e in evidence if e.source_type == "abstract"}
+    out = sentences_for_nli({"pmid:1": [methods, result], "g": [methods, "A framed sentence."]}, framed, abstracts)
     assert out == {"pmid:1": [result], "g": [methods]}
