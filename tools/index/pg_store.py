@@ -46,6 +46,18 @@ EXACT_FILTER_MAX = 20_000
 FILTER_EF_PER_SHARE = 40
 
 
+def _rescored(found: list, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The best ``k`` of pgvector's candidates ``found`` ((row, vector) pairs) by numpy's inner product with ``q``,
+    ties in row order: (scores, rows), best first."""
+    if not found:
+        return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
+    found = sorted(found, key=lambda r: r[0])
+    cand = np.array([r for r, _ in found], dtype=np.int64)
+    sims = np.stack([v for _, v in found]) @ q
+    best = np.argsort(-sims, kind="stable")[:k]
+    return sims[best], cand[best]
+
+
 class PostgresCorpus(DocumentReads):
     """The corpus held in ``clinrag_corpus`` of the database at ``url`` (see :mod:`tools.index.pg_schema`)."""
 
@@ -175,13 +187,8 @@ class PostgresCorpus(DocumentReads):
                 found = binary_cursor(conn).execute(
                     f"SELECT row, embedding FROM {S}.passages ORDER BY {order} LIMIT %s",
                     (Vector(q), k + RESCORE_MARGIN)).fetchall()
-                if not found:
-                    continue
-                found.sort(key=lambda r: r[0])
-                cand = np.array([r for r, _ in found], dtype=np.int64)
-                sims = np.stack([v for _, v in found]) @ q
-                best = np.argsort(-sims, kind="stable")[:k]
-                scores[i, :len(best)], rows[i, :len(best)] = sims[best], cand[best]
+                best_sims, best_rows = _rescored(found, q, k)
+                scores[i, :len(best_rows)], rows[i, :len(best_rows)] = best_sims, best_rows
         return scores, rows
 
     def dense_search_where(self, query_vec: np.ndarray, k: int, where: PassageFilter) -> list[int]:
@@ -216,12 +223,7 @@ class PostgresCorpus(DocumentReads):
             found = binary_cursor(conn).execute(
                 f"SELECT p.row, p.embedding FROM {source} ORDER BY {order} LIMIT %s",
                 (*params, Vector(q), k + RESCORE_MARGIN)).fetchall()
-        if not found:
-            return []
-        found.sort(key=lambda r: r[0])
-        cand = np.array([r for r, _ in found], dtype=np.int64)
-        sims = np.stack([v for _, v in found]) @ q
-        return cand[np.argsort(-sims, kind="stable")[:k]].tolist()
+        return _rescored(found, q, k)[1].tolist()
 
     def _sentences(self, rows) -> dict[int, np.ndarray]:
         with self.read() as conn:
