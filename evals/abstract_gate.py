@@ -117,6 +117,18 @@ def abstract_weight(weight: float):
         answerability.ABSTRACT_ANSWERABILITY_WEIGHT = saved
 
 
+def vitamin_d_check(weight: float, threshold: float) -> dict:
+    """The vitamin-D question on the shipped PubMedQA corpus with abstract passages' answerability weight ``weight``
+    and support threshold ``threshold`` (and the answerability model in force)."""
+    from clinrag.context import Context
+    from clinrag.run import ask
+
+    with abstract_weight(weight):
+        r = ask(VITAMIN_D, Context(corpus_path=str(data.pubmedqa_corpus()), abstract_support_threshold=threshold))
+    return {"decision": r.decision, "abstain_reason": r.abstain_reason, "best_support": best_support(r),
+            "titles": [e["title"] for e in r.evidence][:3]}
+
+
 def best_support(result) -> float:
     return round(max((float(e["support_score"]) for e in result.evidence), default=0.0), 4)
 
@@ -153,7 +165,6 @@ def _evaluate(weights, limit: int | None) -> dict:
 
     from clinrag.context import Context
     from clinrag.documents import load_documents
-    from clinrag.run import ask
     from clinrag.tools.index.store import build_index, stale_reason
 
     corpus, questions = gate_corpus()
@@ -175,12 +186,7 @@ def _evaluate(weights, limit: int | None) -> dict:
     for w, t in dict.fromkeys([shipped, chosen]):
         rows = run_split(by_split["test"], ctx, w)
         test[f"w={w} t={t}"] = {**summarize(at_threshold(rows, t)), "rows": rows}
-    vitamin_d = {}
-    for w, t in dict.fromkeys([shipped, chosen]):
-        with abstract_weight(w):
-            r = ask(VITAMIN_D, Context(corpus_path=str(data.pubmedqa_corpus()), abstract_support_threshold=t))
-        vitamin_d[f"w={w} t={t}"] = {"decision": r.decision, "best_support": best_support(r),
-                                     "titles": [e["title"] for e in r.evidence][:3]}
+    vitamin_d = {f"w={w} t={t}": vitamin_d_check(w, t) for w, t in dict.fromkeys([shipped, chosen])}
     return {"abstention_target": ABSTENTION_TARGET, "guideline_threshold": ctx.support_threshold,
             "model": answerability.ANSWERABILITY_MODEL,
             "shipped": {"weight": shipped[0], "threshold": shipped[1]},

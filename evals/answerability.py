@@ -39,7 +39,6 @@ CE_TOP = (5, 10, 20)  # candidates the cross-encoder reorders (the first of the 
 RERANK_WEIGHT = 0.5  # the combination shown in the reranking table when the gate's weight is 0 (else that weight)
 TOP = 50
 RRF = 60
-VITAMIN_D = "Does vitamin D supplementation reduce fracture risk in older adults?"
 
 
 def _rank_metrics(order: list[int], relevant: set[int], n_relevant: int) -> tuple[float, float, float]:
@@ -235,28 +234,17 @@ def drift_run(split: str, weight: float, threshold: float, model: str | None = N
     return summarize(rows)
 
 
-def vitamin_d(weight: float, threshold: float, model: str | None = None) -> dict:
-    """Best support and the gate's decision on the PubMedQA abstracts, today and with the new score."""
+def vitamin_d(model: str | None = None) -> dict:
+    """The vitamin-D question on the PubMedQA abstracts with ``model`` behind p_answers, at the shipped abstract
+    setting: abstract passages have their own weight and threshold, chosen per model by ``clinrag eval abstract-gate``
+    (evals/abstract_gate.py), which also reports the question at the setting it chooses."""
     from clinrag.context import Context
-    from clinrag.run import ask
-    from clinrag.tools.retrieval import answerability_data as data
+    from clinrag.evals.abstract_gate import vitamin_d_check
+    from clinrag.tools.retrieval import answerability
 
-    corpus = data.pubmedqa_corpus()
-    index_dir = data.reuse_index(corpus, data.cache_dir() / "indexes" / "pubmedqa")
-    out = {}
-    for name, (w, t) in {"today": (0.0, None), "new": (weight, threshold)}.items():
-        with answerability_setting(w, model):
-            ctx = Context(corpus_path=str(corpus), index_dir=str(index_dir))
-            if t is not None:
-                ctx = Context(corpus_path=str(corpus), index_dir=str(index_dir), support_threshold=t)
-            result = ask(VITAMIN_D, ctx)
-        best = max(result.evidence, key=lambda e: e["support_score"], default=None)
-        out[name] = {"weight": w, "threshold": ctx.support_threshold, "decision": result.decision,
-                     "abstain_reason": result.abstain_reason,
-                     "best_support": best["support_score"] if best else None,
-                     "best_title": best["title"] if best else None,
-                     "evidence_titles": [e["title"] for e in result.evidence][:5]}
-    return out
+    shipped = answerability.ABSTRACT_ANSWERABILITY_WEIGHT, Context().abstract_support_threshold
+    with answerability_setting(answerability.ANSWERABILITY_WEIGHT, model):
+        return {"weight": shipped[0], "threshold": shipped[1], **vitamin_d_check(*shipped)}
 
 
 def speed(weight: float, questions: list[str], repeats: int = 3, model: str | None = None) -> dict:
@@ -373,7 +361,7 @@ def main(argv: list[str] | None = None) -> None:
         report["holdout_margins"] = holdout_margins(chosen, model)
         report["accepted"] = accept(graph_table, chosen, report["drift"], report["holdout_margins"])
         print(json.dumps({k: report[k] for k in ("drift", "holdout_margins", "accepted")}, indent=2), flush=True)
-        report["vitamin_d"] = vitamin_d(chosen["w"], chosen["threshold"], model)
+        report["vitamin_d"] = vitamin_d(model)
         print(json.dumps(report["vitamin_d"], indent=2), flush=True)
         report["speed"] = speed(chosen["w"], [c.inputs.question for c in canonical], model=model)
         print(json.dumps(report["speed"], indent=2), flush=True)
