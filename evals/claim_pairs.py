@@ -136,19 +136,40 @@ def component_scores(pairs: list[tuple[str, str, int]], nli_backend: str = "cros
     return out
 
 
-def stance_scores(pairs: list[tuple[str, str, str, int]], nli_backend: str = "cross-encoder") -> np.ndarray:
+def stance_scores(pairs: list[tuple[str, str, str, int]], backend) -> np.ndarray:
     """score(a, b) = |stance(a) - stance(b)| toward the pair's claim (:mod:`clinrag.tools.nli.stance`; the texts are
-    evidence cited for the claim, so no relevance filter applies)."""
-    from clinrag.tools.nli.backends import get_nli_backend
+    evidence cited for the claim, so no relevance filter applies), with ``backend`` reading evidence vs. claim."""
     from clinrag.tools.nli.stance import stance_opposition, support_probabilities
 
-    backend = get_nli_backend(nli_backend)
     by_claim: dict[str, dict[str, None]] = {}  # claim -> its texts, in order, once each
     for claim, a, b, _ in pairs:
         by_claim.setdefault(claim, {}).update(dict.fromkeys((a, b)))
     p = {(claim, t): v for claim, texts in by_claim.items()
          for t, v in zip(texts, support_probabilities(backend, list(texts), claim))}
     return np.array([stance_opposition(p[(c, a)], p[(c, b)]) for c, a, b, _ in pairs], dtype=float)
+
+
+def stance_backends(nli_backend: str) -> dict[str, object]:
+    """``stance``: the model the contradiction check uses between abstracts (the stance model for the models
+    trained here); ``stance_nli``: the same score with the sentence-pair NLI backend, the baseline beside it."""
+    from clinrag.tools.nli.backends import get_nli_backend, get_stance_backend
+
+    return {"stance": get_stance_backend(nli_backend), "stance_nli": get_nli_backend(nli_backend)}
+
+
+def pubmedqa_yes_no(root: Path, nli_backend: str = "cross-encoder") -> dict:
+    """PubMedQA PQA-L bucket 0 (sha1(pmid) % 5 == 0, held out from the stance model and the direction classifier):
+    AUROC of p_support(conclusion, question as a claim) for "yes" vs "no" abstracts, per stance backend."""
+    from clinrag.tools.nli.data import pubmedqa_stance_pairs
+    from clinrag.tools.nli.stance import p_support
+
+    pairs = [p for p in pubmedqa_stance_pairs(root, {0}) if p.label != "neutral"]
+    labels = np.array([p.label == "entailment" for p in pairs], dtype=int)
+    row: dict = {}
+    for name, backend in stance_backends(nli_backend).items():
+        row[name] = round(auroc(p_support(backend.predict([(p.premise, p.hypothesis) for p in pairs])), labels), 4)
+    row.update(n_pos=int(labels.sum()), n_neg=int((1 - labels).sum()))
+    return row
 
 
 def score_table(pairs: list[tuple], nli_backend: str = "cross-encoder") -> dict:
@@ -161,7 +182,8 @@ def score_table(pairs: list[tuple], nli_backend: str = "cross-encoder") -> dict:
     comps = component_scores(plain, nli_backend)
     comps["combined"] = combine(comps["nli_cross_encoder"], comps["nli_lexical"], comps["frames"])
     if with_claim:
-        comps["stance"] = stance_scores(pairs, nli_backend)
+        for name, backend in stance_backends(nli_backend).items():
+            comps[name] = stance_scores(pairs, backend)
     row = {name: round(a, 4) if (a := auroc(s, labels)) is not None else None for name, s in comps.items()}
     row.update(n_pos=int(labels.sum()), n_neg=int((1 - labels).sum()))
     return row
@@ -174,11 +196,12 @@ def evaluate_claim_pairs(root: Path | None = None, nli_backend: str = "cross-enc
         "healthver_test": score_table(healthver_claim_pair_claims("test", root), nli_backend),
         "scifact_dev_claim_vs_rationale": score_table(scifact_claim_vs_rationale(root), nli_backend),
         "scifact_dev_cross_abstract": scifact_cross_abstract_counts(root),
+        "pubmedqa_bucket0_yes_vs_no": pubmedqa_yes_no(root, nli_backend),
     }
 
 
 def format_table(result: dict) -> str:
-    cols = ("nli_cross_encoder", "nli_lexical", "frames", "combined", "stance")
+    cols = ("nli_cross_encoder", "nli_lexical", "frames", "combined", "stance_nli", "stance")
     lines = [f"{'set':34} " + " ".join(f"{c:>17}" for c in cols) + f" {'n_pos':>6} {'n_neg':>6}"]
     for name, row in result.items():
         cells = " ".join(f"{'-' if row.get(c) is None else row[c]:>17}" for c in cols)

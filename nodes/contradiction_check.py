@@ -22,6 +22,7 @@ from clinrag.graph.state import State, to_json
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.frames.findings_rules import is_result_sentence
 from clinrag.tools.index.text import split_sentences
+from clinrag.tools.nli.backends import get_stance_backend
 from clinrag.tools.nli.contradiction import contradiction_graph, salience_of
 from clinrag.tools.nli.pair_scores import primed_backend
 from clinrag.tools.nli.stance import stance_graph
@@ -55,8 +56,9 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     nli_sentences = sentences_for_nli(sentences, framed, abstracts)
     nli_edges, _ = contradiction_graph({d: s for d, s in nli_sentences.items() if d not in abstracts}, backend,
                                        ctx.pair_similarity_threshold)
-    stance_edges, _ = stance_graph({d: s for d, s in nli_sentences.items() if d in abstracts}, state.question,
-                                   backend)
+    studies = {d: s for d, s in nli_sentences.items() if d in abstracts}
+    # the stance model loads only when abstracts were retrieved: a guideline question never pays for it
+    stance_edges = stance_graph(studies, state.question, get_stance_backend(ctx.nli_backend))[0] if studies else []
     edges = sorted(nli_edges + stance_edges, key=lambda e: -e.score)
     salience = salience_of(edges, list(sentences))
     flagged = [contradiction_entry(e) for e in edges if e.score >= ctx.contradiction_threshold]

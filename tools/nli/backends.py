@@ -155,6 +155,30 @@ def _load_backend(spec: str, runtime: str | None) -> NLIBackend:
     return HFSequenceClassificationNLI(spec)
 
 
+def get_stance_backend(nli_spec: str = "cross-encoder") -> NLIBackend:
+    """The model that reads evidence against a claim for the stance score between abstracts
+    (:mod:`clinrag.tools.nli.stance`): the stance model trained here (``tools/nli/train_stance.py``) whenever the
+    NLI backend is one of the models trained here; the named backend itself when it is ``lexical`` or a local
+    Hugging Face folder (a baseline, or a model the user brought, is used everywhere it is named). ONNX Runtime
+    unless ``CLINRAG_MODEL_RUNTIME=torch``."""
+    if nli_spec not in BACKENDS or nli_spec == "lexical":
+        return get_nli_backend(nli_spec)
+    from clinrag.tools.index.embeddings import model_runtime
+
+    return _load_stance(torch=nli_spec == "cross-encoder-torch" or model_runtime() == "torch")
+
+
+@lru_cache(maxsize=2)
+def _load_stance(torch: bool) -> NLIBackend:
+    if torch:
+        from clinrag.tools.nli.cross_encoder import load_stance_model
+
+        return load_stance_model()
+    from clinrag.tools.index.onnx_models import load_onnx_stance
+
+    return load_onnx_stance()
+
+
 def _cross_encoder(torch: bool):
     if torch:
         from clinrag.tools.nli.cross_encoder import load_cross_encoder

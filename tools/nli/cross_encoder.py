@@ -5,7 +5,8 @@ Only the fine-tuned tensors ship (``cross_encoder_top.safetensors``, fp16): the 
 read from the installed encoder package, so the shipped file stays small and nothing is downloaded.
 
 :class:`TrainedCrossEncoder` is the shape shared with the answerability cross-encoder
-(:mod:`clinrag.tools.retrieval.answerability_cross_encoder`: a 2-way head, longer inputs); both are trained by
+(:mod:`clinrag.tools.retrieval.answerability_cross_encoder`: a 2-way head, longer inputs) and with the stance model
+(:class:`StanceCrossEncoder`: every layer fine-tuned, evidence vs. a claim); all are trained by
 :func:`clinrag.tools.nli.train_cross_encoder.train_top_layers`.
 """
 
@@ -20,6 +21,7 @@ from clinrag.tools.index.embeddings import encoder_path
 from clinrag.tools.nli.trained import MODEL_DIR, file_digest
 
 CROSS_ENCODER_FILE = "cross_encoder_top.safetensors"
+STANCE_FILE = "stance_cross_encoder.safetensors"
 FROZEN_LAYERS = 4  # default: embeddings and layers 0-3 stay as shipped; layers 4-5, pooler and head are trained
 MAX_LENGTH = 128
 ID2LABEL = {0: "entailment", 1: "neutral", 2: "contradiction"}
@@ -96,6 +98,21 @@ class CrossEncoderNLI(TrainedCrossEncoder):
 
     def __init__(self, path: Path | str = MODEL_DIR / CROSS_ENCODER_FILE, batch_size: int = 32):
         super().__init__(path, ID2LABEL, MAX_LENGTH, batch_size)
+
+
+class StanceCrossEncoder(TrainedCrossEncoder):
+    """The stance model (``tools/nli/train_stance.py``): evidence vs. a claim -> (supports, neither, refutes), in
+    the NLI label order; all six layers fine-tuned, so the file carries every encoder layer."""
+
+    name = "stance-cross-encoder"
+
+    def __init__(self, path: Path | str = MODEL_DIR / STANCE_FILE, batch_size: int = 32):
+        super().__init__(path, ID2LABEL, MAX_LENGTH, batch_size)
+
+
+@lru_cache(maxsize=2)
+def load_stance_model(path: str = str(MODEL_DIR / STANCE_FILE)) -> StanceCrossEncoder:
+    return StanceCrossEncoder(path)
 
 
 @lru_cache(maxsize=2)

@@ -196,3 +196,47 @@ def build_eval_data(root: Path | None = None, seed: int = 13) -> dict[str, list[
         "healthver_test": healthver_pairs("test", root),
         "nli4ct_gold": nli4ct_pairs("gold", root, rng, neutrals=False),
     }
+
+
+# PubMedQA PQA-L buckets (sha1(pmid) % 5, as tools/frames/train_direction.py splits them): bucket 0 is held out
+# for reporting (the direction classifier holds out the same PMIDs), bucket 1 validates the stance model, the rest
+# train it.
+PUBMEDQA_STANCE_LABELS = {"yes": "entailment", "no": "contradiction", "maybe": "neutral"}
+
+
+def pubmedqa_stance_pairs(root: Path, buckets: set[int]) -> list[Pair]:
+    """(conclusion, question as a claim) per PubMedQA PQA-L abstract: yes -> entailment, no -> contradiction,
+    maybe -> neutral; the question goes through :func:`clinrag.tools.nli.stance.claim_of`, as at query time."""
+    from clinrag.tools.frames.train_direction import _bucket
+    from clinrag.tools.nli.stance import claim_of
+
+    return [Pair(premise=row["long_answer"], hypothesis=claim_of(row["question"]),
+                 label=PUBMEDQA_STANCE_LABELS[row["final_decision"]], source="pubmedqa",
+                 group=f"pubmedqa:{row['pmid']}")
+            for row in read_jsonl(root / "pubmedqa" / "pqal_corpus.jsonl")
+            if _bucket(str(row["pmid"])) in buckets and row["final_decision"] in PUBMEDQA_STANCE_LABELS]
+
+
+def build_stance_training_data(root: Path | None = None, seed: int = 13) -> dict[str, list[Pair]]:
+    """Training and validation pairs of the stance model (evidence or conclusion vs. a claim).
+
+    * train: SciFact train (claim vs. rationale, and neutrals), HealthVer dev outside the validation topics,
+      PubMedQA PQA-L buckets 2-4.
+    * val_healthver: HealthVer dev, Supports / Refutes, of the topics the NLI cross-encoder holds out for its own
+      validation (:func:`build_training_data`): the topics neither model trains on, where the two can be compared.
+    * val_pubmedqa: PubMedQA bucket 1, yes / no only.
+    HealthVer test and PubMedQA bucket 0 are never used here: they are what ``evals/claim_pairs.py`` reports."""
+    root = Path(root) if root else data_dir()
+    val_topics = stance_validation_topics(root, seed)
+    healthver = healthver_pairs("dev", root)
+    train = (scifact_pairs("train", root, random.Random(seed)) + [p for p in healthver if p.group not in val_topics]
+             + pubmedqa_stance_pairs(root, {2, 3, 4}))
+    random.Random(seed).shuffle(train)
+    return {"train": train,
+            "val_healthver": [p for p in healthver if p.group in val_topics and p.label != "neutral"],
+            "val_pubmedqa": [p for p in pubmedqa_stance_pairs(root, {1}) if p.label != "neutral"]}
+
+
+def stance_validation_topics(root: Path | None = None, seed: int = 13) -> set[str]:
+    """The HealthVer dev topic groups ("healthver:<topic>") in the NLI cross-encoder's validation split."""
+    return {p.group for p in build_training_data(root, seed)["val"] if p.source == "healthver"}

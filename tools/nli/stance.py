@@ -3,8 +3,9 @@
 Two abstracts disagree when one supports what the question asks and the other refutes it. Sentence-pair NLI between
 the two studies' sentences cannot see that: their sentences rarely contradict each other as sentences ("vitamin D
 reduced fractures in women over 70" vs "no effect on falls in nursing homes" are about different things and neither
-entails the negation of the other). The stance of each study toward one claim can. With the NLI cross-encoder
-(trained on evidence-vs-claim pairs: SciFact, HealthVer, NLI4CT), for a result sentence s and the claim c::
+entails the negation of the other). The stance of each study toward one claim can. With the stance model (a
+cross-encoder trained here on evidence-vs-claim pairs: SciFact, HealthVer, PubMedQA conclusions vs. their
+question; ``tools/nli/train_stance.py``), for a result sentence s and the claim c::
 
     p_support(s) = P(entailment | s, c) / (P(entailment | s, c) + P(contradiction | s, c))
     stance(doc)  = p_support of the document's most decided result sentence (largest |p_support - 0.5|)
@@ -12,15 +13,22 @@ entails the negation of the other). The stance of each study toward one claim ca
 
 Only result sentences about the claim take part (embedding cosine >= RELEVANCE_THRESHOLD). The claim is the
 question as a statement (:func:`claim_of`: the leading auxiliary and the question mark dropped;
-"Does vitamin D reduce fracture risk?" -> "vitamin D reduce fracture risk"); NLI models are trained on claims, not
-questions. Measured (evals/claim_pairs.py, held-out HealthVer test, 310 opposite / 675 same-direction evidence
-pairs from different abstracts, the HealthVer claim as c): AUROC 0.681, vs 0.613 for sentence-pair NLI between
-the two texts (the cross-encoder), 0.584 for finding-direction frames, 0.629 for their fitted combination. On the
-PubMedQA yes/no questions (conclusion vs question), p_support separates yes from no with AUROC 0.675 for the
-statement form and 0.609 for the question as written. Known weakness of this 6-layer model: it reads paraphrases
-poorly ("daily vitamin D lowered hip fracture incidence" scores as refuting "vitamin D reduces the risk of hip
-fracture"), so opposite studies worded differently can score below the flag threshold; the study-shaped answer
-groups studies by the direction of their finding independently of this score.
+"Does vitamin D reduce fracture risk?" -> "vitamin D reduce fracture risk"); the models are trained on claims, not
+questions. Measured (evals/claim_pairs.py), held out from training and model choice:
+
+* HealthVer test, 310 opposite / 675 same-direction evidence pairs from different abstracts, the HealthVer claim
+  as c: AUROC 0.679 with the stance model, 0.681 with the sentence-pair NLI cross-encoder in its place, 0.613 for
+  sentence-pair NLI between the two texts, 0.584 for finding-direction frames, 0.629 for their fitted combination.
+* PubMedQA PQA-L bucket 0 (conclusion vs. the question as a claim, 108 yes / 61 no): AUROC 0.833 with the stance
+  model, 0.688 with the NLI cross-encoder.
+
+The stance model replaced the NLI cross-encoder here because it won on validation neither model trained on
+(HealthVer dev topics held out from both: pair AUROC 0.589 vs 0.474; PubMedQA bucket 1: 0.894 vs 0.705).
+Known weaknesses of this 6-layer model: p_support of a supporting sentence worded unlike the claim is often below
+0.5 ("daily vitamin D lowered hip fracture incidence": 0.25, vs 0.03 for "did not reduce"), so read the score as
+a ranking, not a probability; and a finding of harm ("increased the risk") is not read as refuting a claim of
+benefit (0.49), so a benefit-vs-harm pair can score low. The study-shaped answer groups studies by the direction
+of their finding (the direction classifier) independently of this score.
 """
 
 from __future__ import annotations
@@ -50,14 +58,18 @@ def claim_of(question: str) -> str:
     return _AUXILIARY.sub("", question.strip()).rstrip("?").strip()
 
 
-def support_probabilities(backend: NLIBackend, sentences: list[str], claim: str) -> np.ndarray:
-    """p_support of each sentence toward ``claim`` (0.5 where the model gives neither side any mass)."""
-    if not sentences:
-        return np.zeros(0)
-    probs = score_pairs(backend, [(s, claim) for s in sentences])
+def p_support(probs: np.ndarray) -> np.ndarray:
+    """P(entailment) / (P(entailment) + P(contradiction)) per row of (ent, neu, con) probabilities; 0.5 where the
+    model gives neither side any mass."""
+    probs = np.asarray(probs, dtype=float).reshape(-1, 3)
     ent, con = probs[:, 0], probs[:, 2]
     total = ent + con
     return np.where(total > 0, ent / np.where(total > 0, total, 1.0), 0.5)
+
+
+def support_probabilities(backend: NLIBackend, sentences: list[str], claim: str) -> np.ndarray:
+    """p_support of each sentence toward ``claim``."""
+    return p_support(score_pairs(backend, [(s, claim) for s in sentences])) if sentences else np.zeros(0)
 
 
 def stance_opposition(stance_a: np.ndarray | float, stance_b: np.ndarray | float) -> np.ndarray | float:
