@@ -226,3 +226,29 @@ def test_shipped_cross_encoder_onnx_agrees_with_torch_and_ignores_batch_mates(gu
     alone = np.vstack([onnx_model.predict([pair]) for pair in PAIRS])
     np.testing.assert_allclose(alone, onnx_probs, atol=1e-4)  # a pair's score does not depend on its batch
     assert onnx_probs[1, 2] > onnx_probs[0, 2]  # "does not reduce" contradicts more than the paraphrase
+
+
+def test_stance_training_from_the_cli_ships_every_layer_and_merges_its_report(tmp_path, monkeypatch):
+    from safetensors.numpy import load_file
+
+    from clinrag.tools.nli import train_stance
+    from clinrag.tools.nli.cross_encoder import STANCE_FILE, StanceCrossEncoder
+    from clinrag.tools.nli.data import Pair
+
+    def tiny(root=None, seed=13):
+        texts = [("Vitamin D reduced fractures.", "vitamin D reduce fractures", "entailment"),
+                 ("Vitamin D did not reduce fractures.", "vitamin D reduce fractures", "contradiction"),
+                 ("Participants were 70 or older.", "vitamin D reduce fractures", "neutral")]
+        pairs = [Pair(premise=a, hypothesis=b, label=l, source="t", group=str(i)) for i, (a, b, l) in enumerate(texts)]
+        return {"train": pairs, "val_healthver": pairs[:2], "val_pubmedqa": pairs[:2]}
+
+    monkeypatch.setattr(train_stance, "build_stance_training_data", tiny)
+    assert main(["nli", "train", "--stage", "stance", "--budget-minutes", "0.02", "--out", str(tmp_path)]) == 0
+    shipped = load_file(str(tmp_path / STANCE_FILE))
+    assert any(k.startswith("bert.encoder.layer.0.") for k in shipped)  # every layer trained, so every layer ships
+    assert not any(k.startswith("bert.embeddings.") for k in shipped)  # the embeddings stay as shipped
+    report = json.loads((tmp_path / "training.json").read_text())["stance"]
+    assert report["frozen_layers"] == 0 and report["n_train"] == 3
+    assert {"healthver_val_auroc", "pubmedqa_bucket1_auroc"} <= set(report["epochs"][0])
+    probs = StanceCrossEncoder(tmp_path / STANCE_FILE).predict([("Vitamin D reduced fractures.", "vitamin D")])
+    assert probs.shape == (1, 3) and np.isclose(probs.sum(), 1, atol=1e-5)
