@@ -13,6 +13,10 @@ Training sources (never anything reported as test):
 * Counterfactuals (a minority, optional): SciFact SUPPORT rationales vs. the claim with its negation or
   direction flipped -> contradiction.
 
+The stance model (``tools/nli/train_stance.py``) trains on evidence-vs-claim pairs only
+(:func:`build_stance_training_data`): SciFact train, HealthVer dev outside its validation topics, and PubMedQA
+PQA-L conclusions vs. their question as a claim.
+
 Evaluation sets: SciFact dev (claim vs. gold rationale, plus NEI claims vs. their closest cited sentence),
 HealthVer test, NLI4CT Gold_test.
 """

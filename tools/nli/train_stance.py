@@ -9,9 +9,9 @@ only (SciFact, HealthVer, PubMedQA conclusions vs. their question; no NLI4CT coh
 its held-out validation (see ``MODEL_CARD.md``).
 
 Shape: :func:`clinrag.tools.nli.train_cross_encoder.train_top_layers` with ``frozen_layers=0`` (the embeddings
-stay as shipped, every encoder layer, the pooler and a 3-way head train), lr 3e-5 (1e-4 on all six layers
-diverged from the pretrained weights in the first epoch; 3e-5 is the usual BERT fine-tuning rate), max length
-128 tokens (p90 of the training pairs is 121). Validation after each epoch, the best epoch kept:
+stay as shipped, every encoder layer, the pooler and a 3-way head train), lr 3e-5 (the usual rate for
+fine-tuning a whole BERT-style encoder; the NLI cross-encoder's 1e-4 is for its top two layers only), max length
+128 tokens (p90 of HealthVer's evidence-claim pairs is 121). Validation after each epoch, the best epoch kept:
 
     val = ( AUROC(p_support; HealthVer validation topics, Supports vs Refutes)
           + AUROC(p_support; PubMedQA bucket 1, yes vs no) ) / 2
