@@ -168,8 +168,8 @@ def get_stance_backend(nli_spec: str = "cross-encoder") -> NLIBackend:
     return _load_stance(torch=nli_spec == "cross-encoder-torch" or model_runtime() == "torch")
 
 
-@lru_cache(maxsize=2)
 def _load_stance(torch: bool) -> NLIBackend:
+    """The stance model on torch or ONNX Runtime (each loader keeps its one instance)."""
     if torch:
         from clinrag.tools.nli.cross_encoder import load_stance_model
 

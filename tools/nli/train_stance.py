@@ -21,6 +21,7 @@ with p_support = P(entailment) / (P(entailment) + P(contradiction)), the quantit
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -57,8 +58,6 @@ def train_stance_model(budget_minutes: float, out_dir: Path, root: Path | None =
                               frozen_layers=FROZEN_LAYERS)
     for epoch, part in zip(report["epochs"], parts):
         epoch.update(part)
-    sources: dict[str, int] = {}
-    for p in data["train"]:
-        sources[p.source] = sources.get(p.source, 0) + 1
+    sources = dict(Counter(p.source for p in data["train"]))
     return {"stage": "stance", **report, "train_sources": sources, "n_val_healthver": n_hv,
             "n_val_pubmedqa": len(data["val_pubmedqa"])}
