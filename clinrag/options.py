@@ -80,3 +80,5 @@ CONTRADICTION_THRESHOLD = 0.5
 """Contradiction scores at or above this are flagged as disagreement."""
 RRF_K = 60
 """Reciprocal-rank constant, 1/(rrf_k + rank) (Cormack et al.'s value)."""
+MAX_PER_QUERY = 20
+"""PubMed abstracts kept per query by the temporal-citation balanced selection (Algorithm 1 of Javadi et al.)."""

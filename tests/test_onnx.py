@@ -72,12 +72,14 @@ def test_bad_runtime_setting_is_a_clear_error(monkeypatch):
 
 
 def test_a_query_imports_neither_torch_nor_sentence_transformers(exported):
-    """A fresh `clinrag ask` process answers from the built index without loading torch."""
+    """A fresh `clinrag ask` process answers from the built index without loading torch, nor the PubMed ingestion
+    stack (its HTTP client and XML parser serve `clinrag corpus build pubmed` only)."""
     code = (
         "import sys\n"
         "from clinrag.cli.main import main\n"
         "rc = main(['ask', '--json', 'At what age should average-risk adults start colorectal cancer screening?'])\n"
-        "print('@@', rc, sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))\n"
+        "print('@@', rc, sorted(m for m in ('torch', 'sentence_transformers', 'transformers', 'clinrag.pubmed.http',\n"
+        "                                   'clinrag.pubmed.parse') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                          env={**os.environ, "CLINRAG_MODEL_RUNTIME": "auto"})

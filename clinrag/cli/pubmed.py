@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 from clinrag.cli.common import common_parent, ensure_index
-from clinrag.options import CONTRADICTION_POOL, NLI_BACKENDS, RETRIEVAL_CONDITIONS
-from clinrag.pubmed.selection import MAX_PER_QUERY
+from clinrag.options import CONTRADICTION_POOL, MAX_PER_QUERY, NLI_BACKENDS, RETRIEVAL_CONDITIONS
 
 
 def _progress():

@@ -20,10 +20,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from clinrag.options import MAX_PER_QUERY
 from clinrag.pubmed.eutils import EUtils
 from clinrag.pubmed.parse import ParseReport, PubMedRecord, format_abstract
 from clinrag.pubmed.queries import formulate_queries
-from clinrag.pubmed.selection import MAX_PER_QUERY, CitationSource, attach_citations, balanced_selection
+from clinrag.pubmed.selection import CitationSource, attach_citations, balanced_selection
 from clinrag.schema import Document
 
 log = logging.getLogger(__name__)

@@ -23,6 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from clinrag.options import MAX_PER_QUERY
 from clinrag.pubmed.http import HttpClient, NCBIError, RateLimiter
 from clinrag.pubmed.parse import PubMedRecord
 
@@ -30,7 +31,6 @@ log = logging.getLogger(__name__)
 
 ICITE_BASE_URL = "https://icite.od.nih.gov/api"
 ICITE_BATCH = 1000
-MAX_PER_QUERY = 20
 MIN_YEARS_FOR_SAMPLING = 20
 YEAR_STEP = 3
 
