@@ -95,6 +95,85 @@ def test_sentences_without_a_recommendation_yield_nothing(sentence):
     assert extract_frames(sentence) == []
 
 
+@pytest.mark.parametrize(
+    ("sentence", "interval"),
+    [("FIT at 1-year intervals is recommended for adults aged 50 to 75.", (12, 12)),
+     ("Clinical breast examination at 1- to 3-year intervals may be offered to women aged 25 to 39.", (12, 36)),
+     ("LDCT at 12-month intervals should be offered to adults aged 50 to 80 who smoke.", (12, 12)),
+     ("Women aged 30 to 65 should have cervical cancer screening with hrHPV testing at intervals of 5 years.",
+      (60, 60))],
+)
+def test_intervals_stated_as_intervals(sentence, interval):
+    f = one(sentence)
+    assert (f.interval_months.min, f.interval_months.max) == interval
+
+
+@pytest.mark.parametrize(
+    ("sentence", "bounds"),
+    [("Men aged ≥ 55 y should be offered a discussion about PSA testing.", (55, None)),
+     ("Women between 40 and 49 years should have the opportunity to begin screening mammography.", (40, 49)),
+     ("The society suggests offering PSA testing starting at 45 to men at high risk.", (45, None)),
+     ("LDCT screening should cease when a person turns 81.", (81, None))],
+)
+def test_age_bounds_in_symbols_and_events(sentence, bounds):
+    f = one(sentence)
+    assert (f.population.age_min, f.population.age_max) == bounds
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("Whether to continue colorectal cancer screening at ages 76 to 85 should be decided case by case.",
+      "individual_decision"),
+     ("For adults older than 75, starting a statin should be a shared decision between patient and clinician.",
+      "individual_decision"),
+     ("Men aged 50 and older should be offered a discussion about PSA-based screening.", "individual_decision"),
+     ("Lung cancer screening with LDCT should cease at age 81.", "recommend_against")],
+)
+def test_actions_of_shared_decisions_and_stopping(sentence, action):
+    assert one(sentence).action == action
+
+
+def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
+    assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
+               "evidence).").strength == "weak; low-quality evidence"
+    assert one("Aspirin may be considered in adults aged 40 to 69 with diabetes (conditional recommendation, low "
+               "certainty).").strength == "conditional; low certainty"
+    assert one("Statins are recommended for adults aged 40 to 75 with diabetes (Class I, LOE A).").strength == (
+        "class I; LOE A")
+    assert one("Statins are recommended for adults aged 40 to 75 with diabetes (class I; level of evidence "
+               "B-R).").strength == "class I; level of evidence B-R"
+
+
+def test_a1c_in_ifcc_units_and_a_risk_range_to_less_than():
+    a1c = one("Aim for an HbA1c below 53 mmol/mol in most adults with type 2 diabetes.")
+    assert (a1c.intervention, [(q.name, q.op, q.value, q.unit) for q in a1c.targets]) == (
+        "A1C target", [("A1C", "<", "53", "mmol/mol")])
+    statin = one("Clinicians may consider a statin for adults aged 40 to 75 with a 10-year CVD risk of 7.5% to less "
+                 "than 10%.")
+    assert [(q.op, q.value, q.unit) for q in statin.thresholds] == [("range", "7.5-10", "%")]
+
+
+def test_semicolon_clauses_with_their_own_ages_are_separate_frames():
+    frames = extract_frames("Women aged 45 to 54 should be screened with mammography every year; women 55 and "
+                            "older may switch to screening every 2 years.")
+    assert [(f.population.age_min, f.population.age_max, f.action, f.interval_months.min) for f in frames] == [
+        (45, 54, "recommend", 12), (55, None, "suggest_or_consider", 24)]
+
+
+def test_a_treatment_threshold_and_a_goal_in_one_sentence_are_two_frames():
+    frames = extract_frames("In adults 60 years or older, we recommend starting drug treatment when systolic blood "
+                            "pressure is at or above 150 mm Hg, with a treatment goal of less than 150 mm Hg.")
+    assert [(f.intervention, [(q.op, q.value) for q in f.thresholds + f.targets]) for f in frames] == [
+        ("blood-pressure threshold", [(">=", "150")]), ("blood-pressure target", [("<", "150")])]
+    assert all(f.population.age_min == 60 for f in frames)
+
+
+def test_supplemental_breast_imaging_is_named_before_the_mammogram_it_follows():
+    f = one("Evidence is insufficient to assess supplemental breast imaging with MRI in women with dense breasts "
+            "and a negative mammogram (grade I).")
+    assert (f.intervention, f.action) == ("supplemental breast imaging", "insufficient_evidence")
+
+
 def test_document_defaults_fill_intervention_and_sex():
     doc = {"doc_id": "x-breast", "org": "X", "issued": "2020-01-01", "status": "current",
            "topic": "breast-cancer-screening", "population": "average-risk women",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from functools import lru_cache
+from itertools import product
 from typing import Any
 
 from clinrag.tools.frames import lexicon, rules
@@ -45,7 +46,12 @@ def nlp() -> Any:
 
 
 def _clauses(sentence: str) -> list[str]:
-    """Split at a coordinated verb that has its own modal when both sides state ages; otherwise one clause."""
+    """Split at semicolons when every part states its own ages and action ("women 45 to 54 should ...; women 55
+    and older may ..."), else at a coordinated verb that has its own modal when both sides state ages; otherwise
+    one clause."""
+    parts = [p.strip() for p in sentence.split(";")]
+    if len(parts) > 1 and all(rules.age_spans(p) and rules.action(p) for p in parts):
+        return parts
     doc = nlp()(sentence)
     for tok in doc:
         if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
@@ -203,7 +209,14 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             pops = [_population(text, context)]
             if _ANAPHORA.search(text) and context and context.previous:
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
-            for test, interval in _test_options(text, name):
+            # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,
+            # two recommendations (other thresholds, such as a 10-year risk, stay with the target as its eligibility)
+            quantity_sets = [(name, thresholds, targets)]
+            bp_thresholds = [q for q in thresholds if q.unit == "mm Hg"]
+            if name == "blood-pressure target" and bp_thresholds:
+                others = [q for q in thresholds if q.unit != "mm Hg"]
+                quantity_sets = [("blood-pressure threshold", bp_thresholds, []), (name, others, targets)]
+            for (name, thresholds, targets), (test, interval) in product(quantity_sets, _test_options(text, name)):
                 for pop in pops:
                     frames.append(
                         Frame(

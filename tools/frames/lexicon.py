@@ -11,7 +11,7 @@ from __future__ import annotations
 # Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
 # in extract.py depending on whether the sentence states a target.
 INTERVENTIONS: tuple[tuple[str, str], ...] = (
-    ("supplemental breast imaging", r"\bsupplemental (?:screening|imaging|ultrasound|MRI)"),
+    ("supplemental breast imaging", r"\bsupplemental (?:breast )?(?:screening|imaging|ultrasound|MRI)"),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
     ("breast cancer risk assessment", r"\bbreast cancer risk assessment"),

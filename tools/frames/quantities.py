@@ -15,10 +15,11 @@ import re
 from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
+_UNITS = r"(mm\s*Hg|%|mg/dL|mmol/mol|mmol/L)"
 _PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg", "bp_pair"),
-    (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:under\s+)?{_X}\s*(mm\s*Hg|%|mg/dL)", "range"),
-    (rf"{_X}\s*(mm\s*Hg|%|mg/dL)", "single"),
+    (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+)?{_X}\s*{_UNITS}", "range"),
+    (rf"{_X}\s*{_UNITS}", "single"),
 )
 _TARGET_CUE = re.compile(
     r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
@@ -41,13 +42,15 @@ def _op(before: str, after: str) -> str:
     before, after = before[-30:].lower(), after[:25].lower()
     if re.search(r"(?:under|below|less than|lower than|<)\s*$", before):
         return "<"
-    if re.search(r"(?:at least|≥|>=)\s*$", before) or re.match(r"\s*(?:or (?:higher|more|greater|above)|\+)", after):
+    if re.search(r"(?:at least|at or above|≥|>=)\s*$", before) or re.match(
+        r"\s*(?:or (?:higher|more|greater|above)|\+)", after
+    ):
         return ">="
     if re.search(r"(?:begins? at|starts? at)\s*$", before):
         return ">="
     if re.search(r"(?:over|above|more than|greater than|>)\s*$", before):
         return ">"
-    if re.match(r"\s*or (?:lower|less|below)", after):
+    if re.match(r"\s*or (?:lower|less|below)", after) or re.search(r"(?:at or below|at most|≤|<=)\s*$", before):
         return "<="
     if re.search(r"(?:toward|around|about|approximately|~)\s*$", before):
         return "~"
@@ -65,8 +68,10 @@ def _name(before: str, unit: str, is_target: bool) -> str:
         if "risk" in low:
             return "10-year CVD risk"
         return "percent"
-    if unit == "mg/dL":
-        return "LDL-C" if "ldl" in low or "cholesterol" in low else "mg/dL value"
+    if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)
+        return "A1C" if "a1c" in low else "mmol/mol value"
+    if unit in ("mg/dL", "mmol/L"):
+        return "LDL-C" if "ldl" in low or "cholesterol" in low else f"{unit} value"
     measure = (
         "systolic blood pressure"
         if "systolic" in low[-40:]
@@ -104,12 +109,37 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 (m.start(), Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
             )
     found.sort(key=lambda t: t[0])
+    found = _targets_by_segment(text, found) if target_clause else found
     merged = _merge_systolic_diastolic([q for _, q in found])
     thresholds = [q for q in merged if not q.name.startswith("target:")]
     targets = [
         q.model_copy(update={"name": q.name.removeprefix("target:")}) for q in merged if q.name.startswith("target:")
     ]
     return thresholds, targets
+
+
+def _segment(text: str, pos: int) -> str:
+    """The comma- or semicolon-delimited stretch of ``text`` around ``pos``."""
+    start = max(text.rfind(",", 0, pos), text.rfind(";", 0, pos)) + 1
+    ends = [i for i in (text.find(",", pos), text.find(";", pos)) if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
+def _targets_by_segment(text: str, found: list[tuple[int, Quantity]]) -> list[tuple[int, Quantity]]:
+    """In a clause that speaks of a target, a quantity is a target when its own comma-delimited segment does
+    ("start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a threshold, then a target); when no segment
+    names the target, every quantity of the clause stays a target ("a target of 130/80 for adults with CVD")."""
+    marked = [bool(_TARGET_CUE.search(_segment(text, pos))) for pos, _ in found]
+    if not any(marked):
+        return found
+    out = []
+    for (pos, q), is_target in zip(found, marked):
+        name = q.name.removeprefix("target:")
+        if not is_target and q.name.startswith("target:"):
+            name = _name(text[:pos], q.unit, False)
+        out.append((pos, q.model_copy(update={"name": ("target:" if is_target and q.name.startswith("target:")
+                                                      else "") + name})))
+    return out
 
 
 def _merge_systolic_diastolic(qs: list[Quantity]) -> list[Quantity]:

@@ -26,6 +26,7 @@ def _n(text: str) -> int:
 _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bfrom age (\d{2}) (?:through|to|until) (?:age )?(\d{2,3})", "range"),
     (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
+    (r"\bbetween (\d{2}) and (\d{2,3}) years\b", "range"),
     (r"\b(?:aged?|ages)\s+(\d{2})\s*(?:to|-|–|through|and)\s*(\d{2,3})\b(?:\s*years)?", "range"),
     (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
     (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
@@ -34,6 +35,12 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
     (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?age (\d{2,3})\b", "max"),
     (r"\bno later than age (\d{2,3})\b", "min"),
+    (r"\b(?:starting|beginning) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
+    (r"\b(?:aged?|ages)\s*(?:≥|>=)\s*(\d{2,3})\b", "min"),
+    (r"\b(?:aged?|ages)\s*>\s*(\d{2,3})\b", "gt"),
+    (r"\b(?:aged?|ages)\s*(?:≤|<=)\s*(\d{2,3})\b", "max"),
+    (r"\b(?:aged?|ages)\s*<\s*(\d{2,3})\b", "lt"),
+    (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
     (r"\b(?:at|from) ages? (\d{2,3})\b", "at"),
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
@@ -82,6 +89,8 @@ def age_bounds(text: str) -> tuple[int | None, int | None]:
 _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\bevery\s+{_NUM}\s*(?:or|to|-|–)\s*{_NUM}\s+(years?|months?)", None, "post"),
     (rf"\bevery\s+{_NUM}\s+(years?|months?)", None, "post"),
+    (rf"\b(?:at\s+)?{_NUM}\s*-?\s*(?:(?:or|to|-|–)\s*{_NUM}\s*-\s*)?(year|month)s?\s+intervals?\b", None, "post"),
+    (rf"\bat intervals of\s+{_NUM}\s*(?:(?:or|to|-|–)\s*{_NUM}\s*)?\s(years?|months?)", None, "post"),
     (r"\bevery (?:other|second) year\b|\bbiennial(?:ly)?\b", 24, "pre"),
     (r"\bevery year\b|\beach year\b|\bonce a year\b|\byearly\b|\bannual(?:ly)?\b", 12, "pre"),
     (r"\btriennial(?:ly)?\b", 36, "pre"),
@@ -101,7 +110,7 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
                 iv = Interval(min=months, max=months)
             else:
                 unit = 12 if m.group(m.lastindex).lower().startswith("year") else 1
-                nums = [_n(g) * unit for g in m.groups()[:-1]]
+                nums = [_n(g) * unit for g in m.groups()[:-1] if g]
                 iv = Interval(min=min(nums), max=max(nums))
             out.append((m.start(), m.end(), iv, where))
     return sorted(out, key=lambda t: t[0])
@@ -115,13 +124,17 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
 
 _GRADE = re.compile(r"\bgrade ([ABCDI])\b(?! means)")
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
-_LOE = re.compile(r"\b(?:level of evidence|LOE)\s*:?\s*([ABC](?:-(?:R|NR|LD|EO))?)\b", re.I)
+_LOE = re.compile(r"\b(level of evidence|LOE)\s*:?\s*([ABC](?:-(?:R|NR|LD|EO))?)\b", re.I)
 _WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation", re.I)
+# the evidence grading that follows the strength word: "(weak recommendation, low-quality evidence)" (GRADE as ACP
+# states it), "(conditional recommendation, low certainty)"
+_QUALITY = re.compile(r"\brecommendation\s*[,;]\s*((?:high|moderate|low|very low)(?:-quality evidence|[- ]certainty))",
+                      re.I)
 
 
 def strength(text: str) -> str | None:
-    """Stated strength, normalized spelling: "grade B", "class III, harm", "level of evidence B-R", "strong";
-    several parts are joined with "; "."""
+    """Stated strength, as stated with normalized case: "grade B", "class III, harm", "level of evidence B-R" (or
+    "LOE B-R" where the text abbreviates it), "strong", "weak; low-quality evidence"; parts are joined with "; "."""
     parts = []
     if m := _GRADE.search(text):
         parts.append(f"grade {m.group(1)}")
@@ -130,9 +143,11 @@ def strength(text: str) -> str | None:
         roman = roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
         parts.append(f"class {roman}" + (f", {m.group(2).lower()}" if m.group(2) else ""))
     if m := _LOE.search(text):
-        parts.append(f"level of evidence {m.group(1).upper()}")
+        parts.append(f"{'LOE' if m.group(1).upper() == 'LOE' else 'level of evidence'} {m.group(2).upper()}")
     if m := _WORD.search(text):
         parts.append(m.group(1).lower())
+        if q := _QUALITY.search(text, m.end() - len("recommendation")):
+            parts.append(q.group(1).lower().replace("-certainty", " certainty"))
     return "; ".join(parts) or None
 
 
@@ -162,26 +177,27 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "discourage",
-        r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue)\b",
+        r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease)\b",
     ),
     (
         "recommend_against",
         r"\brecommend(?:s|ed)? against|\b(?:does|do|did) not recommend|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\bavoid\w*"
-        r"|\b(?:should|must)(?: also)? (?:stop|discontinue|be (?:stopped|discontinued))",
+        r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|be (?:stopped|discontinued|ceased))",
     ),
     (
         "individual_decision",
         r"\bindividual (?:decision|one|basis)|\bindividuali[sz]ed\b|\binformed decision"
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
-        r"|\bdiscussion should start",
+        r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
+        r"|\b(?:offered|have|has) a discussion (?:about|of)\b",
     ),
     (
         "suggest_or_consider",
         r"\bsuggest(?:s|ed)?\b|\bconsider(?:s|ed)?\b|\bmight\b|\bmay (?:also |still )?(?:begin|suit|justify|be|start|"
-        r"offer|use|help)\b|\bacceptable\b|\bencourag\w+|\breasonable\b",
+        r"offer|use|help|transition|switch)\b|\bacceptable\b|\bencourag\w+|\breasonable\b",
     ),
     (
         "recommend",
