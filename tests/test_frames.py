@@ -89,7 +89,8 @@ def test_actions(sentence, action):
     ["The USPSTF issued its breast cancer screening recommendation for women aged 40 and older in 2016.",
      "Compared with its 2016 recommendation, the 2024 USPSTF recommendation moved the starting age from 50 to 40.",
      "A grade D means the USPSTF recommends against offering the service.",
-     "Breast cancer screening reduces mortality in women in their 60s."],
+     "Breast cancer screening reduces mortality in women in their 60s.",
+     "Dense breast tissue is defined as heterogeneously or extremely dense tissue on mammography."],
 )
 def test_sentences_without_a_recommendation_yield_nothing(sentence):
     assert extract_frames(sentence) == []

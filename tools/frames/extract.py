@@ -28,6 +28,7 @@ _POP_HEAD = re.compile(
     re.I,
 )
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
+_DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
 _FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
 _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
 _RISK = (
@@ -203,6 +204,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if act is None:
                 continue
             thresholds, targets = quantities(text)
+            if _DEFINITION.search(text) and not (thresholds or targets):
+                continue  # "dense breast tissue is defined as ...": a definition states a value or nothing
             name = intervention
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
