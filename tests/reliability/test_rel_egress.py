@@ -4,7 +4,8 @@ In-process, ``socket.socket.connect`` and ``socket.create_connection`` are repla
 non-loopback address while ask, the agent tool and a chat turn run. Subprocesses (``clinrag ask``, ``ask --json -``,
 ``chat``, ``eval guideline-drift`` on a few cases, the agent tool) run with ``egress_guard/sitecustomize.py`` on
 ``PYTHONPATH``, which records every refused connect in a log that must stay empty. ``strace`` (when installed)
-shows the same at the system-call level.
+shows the same at the system-call level: native libraries, which the Python guard cannot see, included (ONNX
+Runtime's telemetry upload was caught that way).
 """
 
 from __future__ import annotations
@@ -106,13 +107,29 @@ def test_the_guard_itself_catches_an_outbound_connection(tmp_path):
     assert "egress guard" in proc.stdout and "192.0.2.1" in log.read_text()
 
 
+def test_importing_clinrag_turns_onnx_runtime_telemetry_off_and_keeps_a_users_choice():
+    """ONNX Runtime >= 1.29 uploads telemetry from Linux unless ORT_DISABLE_TELEMETRY=1 is set before it starts;
+    clinrag sets it on import (its ONNX sessions all start later), and leaves a value the user set alone."""
+    code = "import os, clinrag; print(os.environ.get('ORT_DISABLE_TELEMETRY'))"
+    env = {k: v for k, v in subprocess_env().items() if k != "ORT_DISABLE_TELEMETRY"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert out.stdout.strip() == "1", out.stderr[-2000:]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**env, "ORT_DISABLE_TELEMETRY": "0"})
+    assert out.stdout.strip() == "0", out.stderr[-2000:]
+
+
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
 def test_strace_sees_no_outbound_connect(guideline_index):
-    """docs/reliability.md's one-liner: every connect() clinrag ask makes, minus loopback and Unix sockets."""
-    proc = subprocess.run(["strace", "-f", "-e", "trace=connect", str(CLINRAG), "ask", QUESTION],
-                          capture_output=True, text=True, timeout=300, env=subprocess_env(), cwd=REPO_ROOT)
-    if "Operation not permitted" in proc.stderr and "ptrace" in proc.stderr:
-        pytest.skip("ptrace is not permitted here")
-    connects = [line for line in proc.stderr.splitlines() if "connect(" in line]
-    outbound = [line for line in connects if "127.0.0.1" not in line and "AF_UNIX" not in line and "::1" not in line]
-    assert outbound == [], outbound
+    """docs/reliability.md's one-liner: every connect() clinrag ask makes, minus loopback and Unix sockets. Three
+    runs: a background upload (ONNX Runtime's telemetry did this) may start only in some runs."""
+    env = {k: v for k, v in subprocess_env().items() if k != "ORT_DISABLE_TELEMETRY"}  # as a user's shell has it
+    for _ in range(3):
+        proc = subprocess.run(["strace", "-f", "-e", "trace=connect", str(CLINRAG), "ask", QUESTION],
+                              capture_output=True, text=True, timeout=300, env=env, cwd=REPO_ROOT)
+        if "Operation not permitted" in proc.stderr and "ptrace" in proc.stderr:
+            pytest.skip("ptrace is not permitted here")
+        connects = [line for line in proc.stderr.splitlines() if "connect(" in line]
+        outbound = [line for line in connects
+                    if "127.0.0.1" not in line and "AF_UNIX" not in line and "::1" not in line]
+        assert outbound == [], outbound
