@@ -132,14 +132,9 @@ def _targets_by_segment(text: str, found: list[tuple[int, Quantity]]) -> list[tu
     marked = [bool(_TARGET_CUE.search(_segment(text, pos))) for pos, _ in found]
     if not any(marked):
         return found
-    out = []
-    for (pos, q), is_target in zip(found, marked):
-        name = q.name.removeprefix("target:")
-        if not is_target and q.name.startswith("target:"):
-            name = _name(text[:pos], q.unit, False)
-        out.append((pos, q.model_copy(update={"name": ("target:" if is_target and q.name.startswith("target:")
-                                                      else "") + name})))
-    return out
+    return [(pos, q.model_copy(update={"name": _name(text[:pos], q.unit, False)}))
+            if q.name.startswith("target:") and not own_cue else (pos, q)
+            for (pos, q), own_cue in zip(found, marked)]
 
 
 def _merge_systolic_diastolic(qs: list[Quantity]) -> list[Quantity]:
