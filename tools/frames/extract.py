@@ -194,13 +194,14 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     whole_strength = rules.strength(sentence)
     frames: list[Frame] = []
     inherited: str | None = None
-    for clause in _clauses(sentence):
+    clauses = _clauses(sentence)
+    for clause in clauses:
         intervention = _intervention(clause, None) or inherited or _intervention(clause, context)
         inherited = intervention
         if intervention is None:
             continue
         for text in _population_segments(clause):
-            act = rules.action(text) or (rules.action(sentence) if len(_clauses(sentence)) == 1 else None)
+            act = rules.action(text) or (rules.action(sentence) if len(clauses) == 1 else None)
             if act is None:
                 continue
             thresholds, targets = quantities(text)

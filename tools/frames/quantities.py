@@ -89,8 +89,7 @@ def _name(before: str, unit: str, is_target: bool) -> str:
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
     taken: list[tuple[int, int]] = []
-    found: list[tuple[int, Quantity]] = []
-    target_clause = bool(_TARGET_CUE.search(text))
+    found: list[tuple[int, str, str, str, str]] = []  # (position, text before, unit, value, comparator)
     for pattern, kind in _PATTERNS:
         for m in re.finditer(pattern, text, re.I):
             if any(m.start() < e and s < m.end() for s, e in taken):
@@ -103,14 +102,14 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 unit, value, op = _unit(m.group(3)), f"{_num(m.group(1))}-{_num(m.group(2))}", "range"
             else:
                 unit, value, op = _unit(m.group(2)), _num(m.group(1)), _op(before, after)
-            name = _name(before, unit, target_clause)
-            is_target = target_clause and "risk" not in name
-            found.append(
-                (m.start(), Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
-            )
+            found.append((m.start(), before, unit, value, op))
     found.sort(key=lambda t: t[0])
-    found = _targets_by_segment(text, found) if target_clause else found
-    merged = _merge_systolic_diastolic([q for _, q in found])
+    named = []
+    for (_, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
+        name = _name(before, unit, in_target)
+        is_target = in_target and "risk" not in name
+        named.append(Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
+    merged = _merge_systolic_diastolic(named)
     thresholds = [q for q in merged if not q.name.startswith("target:")]
     targets = [
         q.model_copy(update={"name": q.name.removeprefix("target:")}) for q in merged if q.name.startswith("target:")
@@ -125,16 +124,15 @@ def _segment(text: str, pos: int) -> str:
     return text[start : min(ends) if ends else len(text)]
 
 
-def _targets_by_segment(text: str, found: list[tuple[int, Quantity]]) -> list[tuple[int, Quantity]]:
-    """In a clause that speaks of a target, a quantity is a target when its own comma-delimited segment does
-    ("start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a threshold, then a target); when no segment
-    names the target, every quantity of the clause stays a target ("a target of 130/80 for adults with CVD")."""
-    marked = [bool(_TARGET_CUE.search(_segment(text, pos))) for pos, _ in found]
-    if not any(marked):
-        return found
-    return [(pos, q.model_copy(update={"name": _name(text[:pos], q.unit, False)}))
-            if q.name.startswith("target:") and not own_cue else (pos, q)
-            for (pos, q), own_cue in zip(found, marked)]
+def _in_target(text: str, positions: list[int]) -> list[bool]:
+    """Per quantity, whether it is spoken of as a target: in a clause that names a target, a quantity is one when
+    its own comma-delimited segment names it ("start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a
+    threshold, then a target); when no quantity's segment names it, every quantity of the clause is ("a target of
+    130/80 for adults with CVD")."""
+    if not _TARGET_CUE.search(text):
+        return [False] * len(positions)
+    own = [bool(_TARGET_CUE.search(_segment(text, pos))) for pos in positions]
+    return own if any(own) else [True] * len(positions)
 
 
 def _merge_systolic_diastolic(qs: list[Quantity]) -> list[Quantity]:
