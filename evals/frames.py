@@ -140,7 +140,7 @@ def _tally(rows: list[dict[str, Any]], preds: dict[str, list[dict[str, Any]]]) -
     }
 
 
-HOLDOUT_BATCH = "e"
+HOLDOUT_BATCH = "f"
 """Written sentences of batch e were written, with their gold frames, by a separate session that read only the
 frame schema and a few lines of batches a-b (never the extractor's rules, its predictions or the other batches), and
 are scored with rules that were not changed after them: the blind holdout. Corpus sentences and written batches a-d

@@ -90,7 +90,9 @@ def test_actions(sentence, action):
      "Compared with its 2016 recommendation, the 2024 USPSTF recommendation moved the starting age from 50 to 40.",
      "A grade D means the USPSTF recommends against offering the service.",
      "Breast cancer screening reduces mortality in women in their 60s.",
-     "Dense breast tissue is defined as heterogeneously or extremely dense tissue on mammography."],
+     "Dense breast tissue is defined as heterogeneously or extremely dense tissue on mammography.",
+     "Cohort data suggest that an A1C above 8% is associated with more complications in adults with diabetes.",
+     "Trials suggest that statins reduce coronary events in adults aged 40 to 75."],
 )
 def test_sentences_without_a_recommendation_yield_nothing(sentence):
     assert extract_frames(sentence) == []
@@ -167,6 +169,24 @@ def test_a_treatment_threshold_and_a_goal_in_one_sentence_are_two_frames():
     assert [(f.intervention, [(q.op, q.value) for q in f.thresholds + f.targets]) for f in frames] == [
         ("blood-pressure threshold", [(">=", "150")]), ("blood-pressure target", [("<", "150")])]
     assert all(f.population.age_min == 60 for f in frames)
+
+
+def test_a_coordinated_clause_with_its_own_action_word_and_ages_is_a_second_frame():
+    frames = extract_frames("Screening adults aged 76 to 85 years for colorectal cancer should be decided case by "
+                            "case, and screening is not recommended after age 85.")
+    assert [(f.intervention, f.action, f.population.age_min, f.population.age_max) for f in frames] == [
+        ("colorectal cancer screening", "individual_decision", 76, 85),
+        ("colorectal cancer screening", "recommend_against", 86, None)]
+    # a coordinated verb without its own modal or action word stays in its clause
+    frames = extract_frames("Adults aged 50 to 75 should be screened and offered colonoscopy every 10 years.")
+    assert [(f.test, f.action, f.population.age_min, f.interval_months.min) for f in frames] == [
+        ("colonoscopy", "recommend", 50, 120)]
+
+
+def test_hr_hpv_names_cervical_screening():
+    frame = one("Primary screening with hrHPV testing every 5 years is preferred for women aged 30 to 65.")
+    assert (frame.intervention, frame.test, frame.action, frame.interval_months.min) == (
+        "cervical cancer screening", "hrHPV testing", "recommend", 60)
 
 
 def test_supplemental_breast_imaging_is_named_before_the_mammogram_it_follows():

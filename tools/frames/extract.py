@@ -2,8 +2,8 @@
 
 Pipeline for one sentence: drop non-recommendations (change narratives, scope/publication statements, grade
 definitions: :func:`rules.is_recommendation_text`); split coordinated clauses that each carry their own ages
-(spaCy dependency parse: a ``conj`` verb with its own modal, "may begin at 40-49 ..., and should begin no later
-than age 50"); split enumerated populations ("in women younger than 21, in women over 65 ..., and in women who
+(spaCy dependency parse: a ``conj`` verb with its own modal or action word, "may begin at 40-49 ..., and should
+begin no later than age 50", "should be individualized at 76 to 85, and is discouraged after 85"); split enumerated populations ("in women younger than 21, in women over 65 ..., and in women who
 ...") and enumerated tests with their own intervals ("cytology every 3 years, HPV testing every 5 years");
 then fill each frame from the rule layer. A clause without an action cue yields nothing.
 """
@@ -48,8 +48,9 @@ def nlp() -> Any:
 
 def _clauses(sentence: str) -> list[str]:
     """Split at semicolons when every part states its own ages and action ("women 45 to 54 should ...; women 55
-    and older may ..."), else at a coordinated verb that has its own modal when both sides state ages; otherwise
-    one clause."""
+    and older may ..."), else at a coordinated verb when both sides state ages; otherwise one clause. The
+    coordinated verb needs its own modal ("and should begin") or its own action word ("and is discouraged"), so
+    that "should be screened and offered ..." stays one clause."""
     parts = [p.strip() for p in sentence.split(";")]
     if len(parts) > 1 and all(rules.age_spans(p) and rules.action(p) for p in parts):
         return parts
@@ -57,13 +58,14 @@ def _clauses(sentence: str) -> list[str]:
     for tok in doc:
         if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
             continue
-        if not any(c.dep_ == "aux" and c.lower_ in _MODALS for c in tok.children):
-            continue
         ccs = [c for c in tok.head.children if c.dep_ == "cc" and c.i < tok.i]
         if not ccs:
             continue
         cut = ccs[-1].idx
         left, right = sentence[:cut].rstrip(" ,;"), sentence[cut:]
+        own_modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in tok.children)
+        if not (own_modal or rules.action(right)):  # "..., and screening is (not recommended|discouraged) after 85"
+            continue
         if rules.age_spans(left) and rules.age_spans(right):
             return [left, right]
     return [sentence]
@@ -196,7 +198,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     inherited: str | None = None
     clauses = _clauses(sentence)
     for clause in clauses:
-        intervention = _intervention(clause, None) or inherited or _intervention(clause, context)
+        # a clause without its own names the previous clause's, else the sentence's ("the decision should be
+        # individualized for 40 to 49, and mammography is discouraged after 80"), else the document's
+        intervention = (_intervention(clause, None) or inherited or _intervention(sentence, None)
+                        or _intervention(clause, context))
         inherited = intervention
         if intervention is None:
             continue

@@ -24,7 +24,7 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
     (
         "cervical cancer screening",
-        r"\bcervical cancer|\bcervical cytology|\bcytology|\bPap (?:smear|test)|\bHPV\b|"
+        r"\bcervical cancer|\bcervical cytology|\bcytology|\bPap (?:smear|test)|\b(?:hr-?)?HPV\b|"
         r"\bco-?testing",
     ),
     ("low-dose CT lung cancer screening", r"\blow-dose (?:computed tomography|CT)|\bLDCT\b|\blung cancer"),

@@ -212,13 +212,16 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
 _NOT_A_RECOMMENDATION = re.compile(
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b|\bhad been\b|\bmoved (?:the|from)\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|\bappl(?:ies|ied) to\b"
-    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the|guidance)\b",
+    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the|guidance)\b"
+    # findings, not advice: "observational data suggest that X is associated with Y"
+    r"|\b(?:data|studies|trials|evidence|analyses|findings|results) (?:suggest|show|indicate|demonstrate)\w*\b"
+    r"|\b(?:is|are|was|were) associated with\b",
     re.I,
 )
 
 
 def is_recommendation_text(text: str) -> bool:
-    """False for change narratives, definitions of grades, scope and publication statements."""
+    """False for change narratives, definitions of grades, scope and publication statements, and findings."""
     return not _NOT_A_RECOMMENDATION.search(text)
 
 
