@@ -136,6 +136,67 @@ def test_actions_of_shared_decisions_and_stopping(sentence, action):
     assert one(sentence).action == action
 
 
+@pytest.mark.parametrize(
+    ("sentence", "bounds"),
+    [("People in their 50s should be screened for colorectal cancer.", (50, 59)),
+     ("Aspirin may be considered for adults in their 40s and 50s at high cardiovascular risk.", (40, 59)),
+     ("Screening mammography every 2 years is recommended for women ≥ 50 years of age.", (50, None)),
+     ("Men ≤ 69 years old may be offered PSA-based screening.", (None, 69))],
+)
+def test_age_bounds_in_decades_and_symbols_before_years(sentence, bounds):
+    f = one(sentence)
+    assert (f.population.age_min, f.population.age_max) == bounds
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("Men aged 50 to 69 should talk with their doctor about whether PSA testing is right for them.",
+      "individual_decision"),
+     ("It is reasonable to stop colorectal cancer screening after age 75 in adults with adequate prior screening.",
+      "discourage"),
+     ("Cervical cancer screening is not needed for women under 21 (D recommendation).", "recommend_against")],
+)
+def test_actions_of_talks_with_a_doctor_reasonable_stops_and_letter_grades(sentence, action):
+    assert one(sentence).action == action
+
+
+def test_a_letter_grade_in_parentheses_is_the_stated_strength():
+    assert one("Adults aged 50 to 80 who smoke should have yearly LDCT (B recommendation).").strength == "grade B"
+    assert one("A recommendation to screen women aged 50 to 74 with mammography was issued.").strength is None
+
+
+def test_an_adverb_interval_belongs_to_the_test_before_it():
+    frames = extract_frames("A fecal immunochemical test annually or CT colonography every 5 years may be offered "
+                            "to adults aged 45 to 75.")
+    assert [(f.test, f.interval_months.min) for f in frames] == [("FIT", 12), ("CT colonography", 60)]
+
+
+def test_smoking_criteria_as_still_smoking_and_quitting_no_more_than():
+    f = one("Adults aged 50 to 80 with 20 pack-years who still smoke or quit no more than 15 years ago should have "
+            "annual LDCT.")
+    assert f.population.criteria == ["pack-years >= 20", "years since quitting <= 15",
+                                     "smoking status: current or former"]
+
+
+def test_while_and_whereas_clauses_and_the_same_age_are_separate_frames_with_their_own_strength():
+    frames = extract_frames("For men aged 55 to 69 PSA screening is an individual decision (grade C), whereas "
+                            "screening men 70 and older is not recommended.")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+        ("individual_decision", 55, 69, "grade C"), ("recommend_against", 70, None, None)]
+    frames = extract_frames("Adults aged 40 to 75 with diabetes should take a moderate-intensity statin (grade A); "
+                            "for adults of the same age with a 10-year risk of 20% or higher, a high-intensity "
+                            "statin may be considered (grade B).")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+        ("recommend", 40, 75, "grade A"), ("recommend", 40, 75, "grade B")]
+
+
+def test_a_threshold_and_bringing_the_pressure_below_a_value_are_two_frames():
+    frames = extract_frames("For adults whose systolic pressure is at or above 140 mm Hg, clinicians should start "
+                            "treatment to bring systolic pressure below 130 mm Hg.")
+    assert [(f.intervention, [(q.op, q.value) for q in f.thresholds + f.targets]) for f in frames] == [
+        ("blood-pressure threshold", [(">=", "140")]), ("blood-pressure target", [("<", "130")])]
+
+
 def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
     assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
                "evidence).").strength == "weak; low-quality evidence"

@@ -1,11 +1,12 @@
 """Sentence and document extraction of recommendation frames.
 
 Pipeline for one sentence: drop non-recommendations (change narratives, scope/publication statements, grade
-definitions: :func:`rules.is_recommendation_text`); split coordinated clauses that each carry their own ages
-(spaCy dependency parse: a ``conj`` verb with its own modal or action word, "may begin at 40-49 ..., and should
-begin no later than age 50", "should be individualized at 76 to 85, and is discouraged after 85"); split enumerated populations ("in women younger than 21, in women over 65 ..., and in women who
-...") and enumerated tests with their own intervals ("cytology every 3 years, HPV testing every 5 years");
-then fill each frame from the rule layer. A clause without an action cue yields nothing.
+definitions, findings: :func:`rules.is_recommendation_text`); split clauses that each carry their own action and
+ages (at semicolons or before "while"/"whereas"; at a spaCy ``conj`` verb with its own modal or action word, "may
+begin at 40-49 ..., and should begin no later than age 50", "should be individualized at 76 to 85, and is
+discouraged after 85"); split enumerated populations ("in women younger than 21, in women over 65 ..., and in
+women who ...") and enumerated tests with their own intervals ("cytology every 3 years, HPV testing every 5
+years"); then fill each frame from the rule layer. A clause without an action cue yields nothing.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ _POP_HEAD = re.compile(
     re.I,
 )
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
+_SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b", re.I)
 _DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
 _FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
 _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
@@ -47,13 +49,17 @@ def nlp() -> Any:
 
 
 def _clauses(sentence: str) -> list[str]:
-    """Split at semicolons when every part states its own ages and action ("women 45 to 54 should ...; women 55
-    and older may ..."), else at a coordinated verb when both sides state ages; otherwise one clause. The
+    """Split at semicolons, or before "while"/"whereas", when every part states its own action and its own ages
+    or "the same age" ("women 45 to 54 should ...; women 55 and older may ..."), else at a coordinated verb when
+    both sides state ages; otherwise one clause. The
     coordinated verb needs its own modal ("and should begin") or its own action word ("and is discouraged"), so
     that "should be screened and offered ..." stays one clause."""
-    parts = [p.strip() for p in sentence.split(";")]
-    if len(parts) > 1 and all(rules.age_spans(p) and rules.action(p) for p in parts):
-        return parts
+    for separator in (r";", r",\s*(?=(?:while|whereas)\b)"):  # "..., whereas starting at 60 is not recommended"
+        parts = [p.strip() for p in re.split(separator, sentence)]
+        if len(parts) > 1 and all(rules.action(p) for p in parts) and (
+            all(rules.age_spans(p) or _SAME_AGES.search(p) for p in parts)
+        ):
+            return parts
     doc = nlp()(sentence)
     for tok in doc:
         if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
@@ -196,6 +202,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     whole_strength = rules.strength(sentence)
     frames: list[Frame] = []
     inherited: str | None = None
+    previous_ages: tuple[int | None, int | None] = (None, None)
     clauses = _clauses(sentence)
     for clause in clauses:
         # a clause without its own names the previous clause's, else the sentence's ("the decision should be
@@ -216,6 +223,9 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
             pops = [_population(text, context)]
+            if _SAME_AGES.search(text) and not rules.age_spans(text):  # "for adults of the same age whose ..."
+                pops = [pops[0].model_copy(update=dict(zip(("age_min", "age_max"), previous_ages)))]
+            previous_ages = (pops[0].age_min, pops[0].age_max)
             if _ANAPHORA.search(text) and context and context.previous:
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
             # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,
@@ -236,7 +246,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                             interval_months=interval,
                             thresholds=thresholds,
                             targets=targets,
-                            strength=rules.strength(text) or whole_strength,
+                            strength=rules.strength(text) or (whole_strength if len(clauses) == 1 else None),
                             sentence=sentence,
                             scope=context.scope if context else None,
                             **meta,

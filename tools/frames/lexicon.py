@@ -86,9 +86,15 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
 # A label with "{}" takes the first captured number. "key op value" / "key: value" lets conflicts compare keys.
 CRITERIA: tuple[tuple[str, str], ...] = (
     ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?"),
-    ("years since quitting <= {}", r"\bquit(?: smoking)? within (?:the )?(?:past |last )?(\d+) years"),
+    (
+        "years since quitting <= {}",
+        r"\bquit(?: smoking)? (?:within|no more than|in) (?:the )?(?:past |last )?(\d+) years",
+    ),
     ("years since quitting: any", r"\bno matter how long ago|\bregardless of (?:how long|when|time since)"),
-    ("smoking status: current or former", r"\bcurrently smoke|\bcurrent smok|\bformerly smoked|\bformer smok"),
+    (
+        "smoking status: current or former",
+        r"\bcurrently smoke|\bcurrent smok|\bformerly smoked|\bformer smok|\bstill smoke",
+    ),
     ("life expectancy <= {} years", r"\blife expectancy (?:is|of) (\d+) years or (?:less|fewer)"),
     ("life expectancy > {} years", r"\blife expectancy of more than (\d+) years"),
     (
@@ -101,7 +107,7 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("high cardiovascular risk", r"\b(?:high|higher|elevated) cardiovascular risk"),
     ("good overall health", r"\boverall health is good|\bin good (?:overall )?health"),
     ("no significant hypoglycemia", r"\bwithout significant hypoglycemia"),
-    ("Black ancestry", r"\bBlack (?:men|ancestry|people|individuals)"),
+    ("Black ancestry", r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b"),
     ("germline mutation", r"\bgermline mutations?"),
     ("family history", r"\bfamily history|\bfather or brother|\bfirst-degree relatives?"),
 )

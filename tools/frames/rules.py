@@ -40,6 +40,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:aged?|ages)\s*>\s*(\d{2,3})\b", "gt"),
     (r"\b(?:aged?|ages)\s*(?:≤|<=)\s*(\d{2,3})\b", "max"),
     (r"\b(?:aged?|ages)\s*<\s*(\d{2,3})\b", "lt"),
+    (r"(?:≥|>=)\s*(\d{2,3})\s*(?:years?|y)\b", "min"),  # "patients ≥ 60 years old", "≥ 40 years of age"
+    (r"(?:≤|<=)\s*(\d{2,3})\s*(?:years?|y)\b", "max"),
+    (r"\bin (?:their|your|the) (\d0)s(?:\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),  # "in their 40s and 50s"
     (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
     (r"\b(?:at|from) ages? (\d{2,3})\b", "at"),
 )
@@ -66,6 +69,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
                 "lt": (None, a - 1),
                 "max": (None, a),
                 "at": (a, None) if start_cue else (a, a),
+                "decade": (a, (int(m.group(2)) if m.lastindex and m.lastindex > 1 else a) + 9),
             }[kind]
             taken.append((m.start(), m.end()))
             spans.append((m.start(), m.end(), *lo_hi))
@@ -85,15 +89,19 @@ def age_bounds(text: str) -> tuple[int | None, int | None]:
 
 
 # (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the
-# following test ("annual FIT"); "post" intervals follow their test ("colonoscopy every 10 years").
+# following test ("annual FIT"); "post" intervals, adverbs among them, follow their test ("colonoscopy every 10
+# years", "a fecal immunochemical test annually").
 _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\bevery\s+{_NUM}\s*(?:or|to|-|–)\s*{_NUM}\s+(years?|months?)", None, "post"),
     (rf"\bevery\s+{_NUM}\s+(years?|months?)", None, "post"),
     (rf"\b(?:at\s+)?{_NUM}\s*-?\s*(?:(?:or|to|-|–)\s*{_NUM}\s*-\s*)?(year|month)s?\s+intervals?\b", None, "post"),
     (rf"\bat intervals of\s+{_NUM}\s*(?:(?:or|to|-|–)\s*{_NUM}\s*)?\s(years?|months?)", None, "post"),
-    (r"\bevery (?:other|second) year\b|\bbiennial(?:ly)?\b", 24, "pre"),
-    (r"\bevery year\b|\beach year\b|\bonce a year\b|\byearly\b|\bannual(?:ly)?\b", 12, "pre"),
-    (r"\btriennial(?:ly)?\b", 36, "pre"),
+    (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),
+    (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b", 12, "post"),
+    (r"\btriennially\b", 36, "post"),
+    (r"\bbiennial\b", 24, "pre"),
+    (r"\byearly\b|\bannual\b", 12, "pre"),
+    (r"\btriennial\b", 36, "pre"),
 )
 
 
@@ -122,7 +130,7 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
     return Interval(min=min(i.min for i in intervals), max=max(i.max for i in intervals))
 
 
-_GRADE = re.compile(r"\bgrade ([ABCDI])\b(?! means)")
+_GRADE = re.compile(r"\bgrade ([ABCDI])\b(?! means)|\(([ABCDI]) recommendation\)")  # "(B recommendation)"
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
 _LOE = re.compile(r"\b(level of evidence|LOE)\s*:?\s*([ABC](?:-(?:R|NR|LD|EO))?)\b", re.I)
 _WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation", re.I)
@@ -137,7 +145,7 @@ def strength(text: str) -> str | None:
     "LOE B-R" where the text abbreviates it), "strong", "weak; low-quality evidence"; parts are joined with "; "."""
     parts = []
     if m := _GRADE.search(text):
-        parts.append(f"grade {m.group(1)}")
+        parts.append(f"grade {m.group(1) or m.group(2)}")
     if m := _CLASS.search(text):
         roman = m.group(1)
         roman = roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
@@ -177,7 +185,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "discourage",
-        r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease)\b",
+        r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease)\b"
+        r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b",
     ),
     (
         "recommend_against",
@@ -192,7 +201,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
         r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
-        r"|\b(?:offered|have|has) a discussion (?:about|of)\b",
+        r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
+        r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s? about whether\b",
     ),
     (
         "suggest_or_consider",
@@ -228,7 +238,7 @@ def is_recommendation_text(text: str) -> bool:
 def action(text: str) -> str | None:
     """The action a clause states: a grade or class decides when present, otherwise the first lexical cue."""
     if m := _GRADE.search(text):
-        return _GRADE_ACTION[m.group(1)]
+        return _GRADE_ACTION[m.group(1) or m.group(2)]
     if m := _CLASS.search(text):
         roman = m.group(1)
         return _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
