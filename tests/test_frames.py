@@ -197,6 +197,64 @@ def test_a_threshold_and_bringing_the_pressure_below_a_value_are_two_frames():
         ("blood-pressure threshold", [(">=", "140")]), ("blood-pressure target", [("<", "130")])]
 
 
+def test_an_age_range_opened_and_closed_by_participles_is_one_clause():
+    frames = extract_frames("Starting at age 50 and continuing until age 74, women should have mammography every "
+                            "2 years.")
+    assert [(f.population.age_min, f.population.age_max, f.interval_months.min) for f in frames] == [(50, 74, 24)]
+    assert one("Women should be screened from the age of 25 up to the age of 64 with cervical cytology.").population \
+        .model_dump(include={"age_min", "age_max"}) == {"age_min": 25, "age_max": 64}
+
+
+def test_alternative_conditions_are_separate_populations():
+    frames = extract_frames("People can stop cervical screening if they are over 65 and have had adequate prior "
+                            "screening, or if they have had a hysterectomy.")
+    assert [(f.intervention, f.action, f.population.age_min, f.population.conditions) for f in frames] == [
+        ("cervical cancer screening", "discourage", 66, ["adequate prior screening"]),
+        ("cervical cancer screening", "discourage", None, ["hysterectomy"])]
+
+
+def test_an_i_statement_is_grade_i():
+    frame = one("The evidence is insufficient to assess PSA screening in men 70 and older (I statement).")
+    assert (frame.action, frame.strength) == ("insufficient_evidence", "grade I")
+
+
+def test_coordinated_recommendations_of_two_interventions_are_two_frames():
+    frames = extract_frames("The college recommends annual mammography for average-risk women beginning at age 40, "
+                            "and supplemental screening with breast MRI should be considered for women with dense "
+                            "breasts.")
+    assert [(f.intervention, f.action, f.population.age_min) for f in frames] == [
+        ("screening mammography", "recommend", 40), ("supplemental breast imaging", "suggest_or_consider", None)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [("You should do a faecal immunochemical test every 2 years if you are aged 50 to 74.",
+      ("colorectal cancer screening", "FIT", "recommend", 50, 74)),
+     ("Women should have an HPV DNA test every 5 years from the age of 30 to the age of 65.",
+      ("cervical cancer screening", "hrHPV testing", "recommend", 30, 65)),
+     ("From 50 up to the age of 64 you should have cervical screening every five years.",
+      ("cervical cancer screening", None, "recommend", 50, 64)),
+     ("The task force recommends not screening men younger than 55 with the PSA test.",
+      ("PSA-based screening", None, "recommend_against", None, 54))],
+)
+def test_british_spellings_dna_tests_bare_start_ages_and_recommending_not_to(sentence, expected):
+    f = one(sentence)
+    assert (f.intervention, f.test, f.action, f.population.age_min, f.population.age_max) == expected
+
+
+def test_level_after_a_class_and_certainty_as_written():
+    assert one("Initiating a statin is reasonable for adults aged 40 to 75 with diabetes (Class IIa, Level B)."
+               ).strength == "class IIa; LOE B"
+    assert one("We suggest FIT every 2 years for adults aged 50 to 74 (conditional recommendation, "
+               "moderate-certainty evidence).").strength == "conditional; moderate-certainty evidence"
+
+
+def test_lowering_the_pressure_to_below_a_value_is_a_target():
+    f = one("In most adults with hypertension, lowering office blood pressure to below 130/80 mm Hg is "
+            "recommended.")
+    assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("<", "130/80")])
+
+
 def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
     assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
                "evidence).").strength == "weak; low-quality evidence"

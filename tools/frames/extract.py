@@ -51,9 +51,9 @@ def nlp() -> Any:
 def _clauses(sentence: str) -> list[str]:
     """Split at semicolons, or before "while"/"whereas", when every part states its own action and its own ages
     or "the same age" ("women 45 to 54 should ...; women 55 and older may ..."), else at a coordinated verb when
-    both sides state ages; otherwise one clause. The
-    coordinated verb needs its own modal ("and should begin") or its own action word ("and is discouraged"), so
-    that "should be screened and offered ..." stays one clause."""
+    both sides state ages or name different interventions; otherwise one clause. The coordinated verb needs its own
+    modal ("and should begin") or its own action word ("and is discouraged"), so that "should be screened and
+    offered ..." stays one clause."""
     for separator in (r";", r",\s*(?=(?:while|whereas)\b)"):  # "..., whereas starting at 60 is not recommended"
         parts = [p.strip() for p in re.split(separator, sentence)]
         if len(parts) > 1 and all(rules.action(p) for p in parts) and (
@@ -70,9 +70,13 @@ def _clauses(sentence: str) -> list[str]:
         cut = ccs[-1].idx
         left, right = sentence[:cut].rstrip(" ,;"), sentence[cut:]
         own_modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in tok.children)
-        if not (own_modal or rules.action(right)):  # "..., and screening is (not recommended|discouraged) after 85"
+        own_words = sentence[tok.left_edge.idx : tok.right_edge.idx + len(tok.right_edge)]  # the verb's subtree
+        if not (own_modal or rules.action(own_words)):  # "..., and screening is (not recommended|discouraged) after 85"
             continue
         if rules.age_spans(left) and rules.age_spans(right):
+            return [left, right]
+        named = _intervention(left, None), _intervention(right, None)  # "... DBT ..., and supplemental MRI should"
+        if None not in named and named[0] != named[1] and rules.action(left):
             return [left, right]
     return [sentence]
 
@@ -94,6 +98,16 @@ def _population_segments(text: str) -> list[str]:
     bounds = [h.start() for h in chain] + [end]
     segs = [re.sub(r"(?:,|\s)*(?:\band|\bor)?\s*$", "", text[a:b]) for a, b in zip(bounds, bounds[1:])]
     return [f"{prefix}{seg} {suffix}".strip() for seg in segs]
+
+
+def _alternative_conditions(text: str) -> list[str]:
+    """One text per alternative condition: "can stop if they are over 65 and ..., or if they have had a
+    hysterectomy" is two populations, each with the words before the first "if"."""
+    first = re.search(r"\bif\b", text)
+    parts = re.split(r",?\s+or if\s+", text[first.end() :]) if first else []
+    if len(parts) < 2:
+        return [text]
+    return [f"{text[: first.end()]} {part.strip()}" for part in parts]
 
 
 def _intervention(text: str, context: FrameContext | None) -> str | None:
@@ -212,7 +226,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
         inherited = intervention
         if intervention is None:
             continue
-        for text in _population_segments(clause):
+        for text in (alt for seg in _population_segments(clause) for alt in _alternative_conditions(seg)):
             act = rules.action(text) or (rules.action(sentence) if len(clauses) == 1 else None)
             if act is None:
                 continue

@@ -19,12 +19,12 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     (
         "colorectal cancer screening",
         r"\bcolorectal cancer|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
-        r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography",
+        r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical",
     ),
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
     (
         "cervical cancer screening",
-        r"\bcervical cancer|\bcervical cytology|\bcytology|\bPap (?:smear|test)|\b(?:hr-?)?HPV\b|"
+        r"\bcervical (?:cancer|screening)|\bcervical cytology|\bcytology|\bPap (?:smear|test)|\b(?:hr-?)?HPV\b|"
         r"\bco-?testing",
     ),
     ("low-dose CT lung cancer screening", r"\blow-dose (?:computed tomography|CT)|\bLDCT\b|\blung cancer"),
@@ -68,7 +68,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         (
             "hrHPV testing",
-            r"\b(?:primary |high-risk |hr)?HPV(?: test(?:ing|s)?|-based (?:screening|testing))(?: alone)?",
+            r"\b(?:primary |high-risk |hr)?HPV(?: DNA)?(?: test(?:ing|s)?|-based (?:screening|testing))(?: alone)?",
         ),
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
     ),
@@ -77,7 +77,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         ("flexible sigmoidoscopy", r"\b(?:flexible )?sigmoidoscopy"),
         ("CT colonography", r"\bCT colonography"),
         ("colonoscopy", r"\bcolonoscopy"),
-        ("FIT", r"\bfecal immunochemical test(?:ing)?(?: \(FIT\))?|(?-i:\bFIT\b)"),
+        ("FIT", r"\bf(?:a)?ecal immunochemical test(?:ing)?(?: \(FIT\))?|(?-i:\bFIT\b)"),
         ("gFOBT", r"\b(?:high-sensitivity )?guaiac(?:-based)? fecal occult blood test(?:ing)?|\bgFOBT"),
     ),
 }

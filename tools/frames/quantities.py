@@ -24,7 +24,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 _TARGET_CUE = re.compile(
     r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
     r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:to|below|under)\b"
-    r"|\b(?:bring|get|keep)\w* (?:\w+ ){0,3}(?:below|under)\b",  # "to bring systolic pressure below 150 mm Hg"
+    # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
+    r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below )?(?:below|under|less)\b",
     re.I,
 )
 _BP_CATEGORY = re.compile(r"(normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)", re.I)

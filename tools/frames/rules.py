@@ -24,7 +24,8 @@ def _n(text: str) -> int:
 
 # (regex, kind); kinds: range (g1-g2), min (g1), gt (g1+1), lt (g1-1), max (g1), at (start cue -> min, else g1-g1)
 _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
-    (r"\bfrom age (\d{2}) (?:through|to|until) (?:age )?(\d{2,3})", "range"),
+    (r"\bfrom (?:the )?(?:age (?:of )?)?(\d{2}) (?:through|to|until|up to) (?:the )?(?:age (?:of )?)?(\d{2,3})",
+     "range"),
     (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
     (r"\bbetween (\d{2}) and (\d{2,3}) years\b", "range"),
     (r"\b(?:aged?|ages)\s+(\d{2})\s*(?:to|-|–|through|and)\s*(\d{2,3})\b(?:\s*years)?", "range"),
@@ -33,7 +34,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\b(?:beyond|past|after) age (\d{2,3})\b", "gt"),
     (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
-    (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?age (\d{2,3})\b", "max"),
+    (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
     (r"\bno later than age (\d{2,3})\b", "min"),
     (r"\b(?:starting|beginning) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
     (r"\b(?:aged?|ages)\s*(?:≥|>=)\s*(\d{2,3})\b", "min"),
@@ -44,7 +45,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(?:≤|<=)\s*(\d{2,3})\s*(?:years?|y)\b", "max"),
     (r"\bin (?:their|your|the) (\d0)s(?:\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),  # "in their 40s and 50s"
     (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
-    (r"\b(?:at|from) ages? (\d{2,3})\b", "at"),
+    (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
 _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$", re.I)  # "brother diagnosed ... before age 65"
@@ -130,14 +131,17 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
     return Interval(min=min(i.min for i in intervals), max=max(i.max for i in intervals))
 
 
-_GRADE = re.compile(r"\bgrade ([ABCDI])\b(?! means)|\(([ABCDI]) recommendation\)")  # "(B recommendation)"
+# "grade B", "(B recommendation)", "(I statement)"
+_GRADE = re.compile(r"\bgrade ([ABCDI])\b(?! means)|\(([ABCDI]) (?:recommendation|statement)\)")
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
-_LOE = re.compile(r"\b(level of evidence|LOE)\s*:?\s*([ABC](?:-(?:R|NR|LD|EO))?)\b", re.I)
+# "level of evidence B-R" as written; "LOE B" and "Level B" ("Class IIa, Level B") are the abbreviation
+_LOE = re.compile(r"\b(level of evidence|LOE|(?-i:Level))\s*:?\s*((?-i:[ABC])(?:-(?:R|NR|LD|EO))?)\b", re.I)
 _WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation", re.I)
 # the evidence grading that follows the strength word: "(weak recommendation, low-quality evidence)" (GRADE as ACP
 # states it), "(conditional recommendation, low certainty)"
-_QUALITY = re.compile(r"\brecommendation\s*[,;]\s*((?:high|moderate|low|very low)(?:-quality evidence|[- ]certainty))",
-                      re.I)
+_QUALITY = re.compile(
+    r"\brecommendation\s*[,;]\s*((?:high|moderate|low|very low)(?:-quality evidence|[- ]certainty(?: evidence)?))", re.I
+)
 
 
 def strength(text: str) -> str | None:
@@ -151,11 +155,12 @@ def strength(text: str) -> str | None:
         roman = roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
         parts.append(f"class {roman}" + (f", {m.group(2).lower()}" if m.group(2) else ""))
     if m := _LOE.search(text):
-        parts.append(f"{'LOE' if m.group(1).upper() == 'LOE' else 'level of evidence'} {m.group(2).upper()}")
+        written = "level of evidence" if m.group(1).lower() == "level of evidence" else "LOE"
+        parts.append(f"{written} {m.group(2).upper()}")
     if m := _WORD.search(text):
         parts.append(m.group(1).lower())
         if q := _QUALITY.search(text, m.end() - len("recommendation")):
-            parts.append(q.group(1).lower().replace("-certainty", " certainty"))
+            parts.append(q.group(1).lower())
     return "; ".join(parts) or None
 
 
@@ -190,7 +195,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "recommend_against",
-        r"\brecommend(?:s|ed)? against|\b(?:does|do|did) not recommend|\bnot recommended\b"
+        r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not recommend|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\bavoid\w*"
         r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|be (?:stopped|discontinued|ceased))",
