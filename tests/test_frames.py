@@ -255,6 +255,49 @@ def test_lowering_the_pressure_to_below_a_value_is_a_target():
     assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("<", "130/80")])
 
 
+def test_a_gapped_second_recommendation_takes_the_first_clauses_action():
+    frames = extract_frames("The college suggests that clinical breast examination may be offered every 3 years to "
+                            "women aged 25 to 39, and every year to those aged 40 and older.")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.interval_months.min) for f in frames] == [
+        ("suggest_or_consider", 25, 39, 36), ("suggest_or_consider", 40, None, 12)]
+
+
+def test_that_clauses_with_their_own_grades_are_two_frames_for_the_same_adults():
+    frames = extract_frames("The panel recommends that clinicians offer a statin to adults aged 40 to 75 with a "
+                            "10-year risk of 10% or more (grade B) and that they selectively offer one to those "
+                            "whose risk is 7.5% to less than 10% (grade C).")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+        ("recommend", 40, 75, "grade B"), ("individual_decision", 40, 75, "grade C")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [("Cervical screening is not necessary for women who have had a hysterectomy.",
+      ("cervical cancer screening", "discourage")),
+     ("We recommend that every woman's breast cancer risk be assessed by age 30.",
+      ("breast cancer risk assessment", "recommend")),
+     ("If you're 50 to 64 you'll be invited for cervical screening every 5 years.",
+      ("cervical cancer screening", "recommend")),
+     ("If you are a Black man, start talking with your doctor at age 45 about whether PSA testing is right for you.",
+      ("PSA-based screening", "individual_decision"))],
+)
+def test_patient_voice_and_not_necessary(sentence, expected):
+    f = one(sentence)
+    assert (f.intervention, f.action) == expected
+
+
+def test_percent_in_words_aims_and_va_strengths():
+    f = one("If you have diabetes, your care team will aim to keep your A1C below 7 percent (weak for).")
+    assert (f.intervention, f.action, [(q.op, q.value, q.unit) for q in f.targets], f.strength) == (
+        "A1C target", "recommend", [("<", "7", "%")], "weak")
+    frames = extract_frames("We recommend drug treatment for adults aged 65 to 79 once systolic pressure reaches "
+                            "140 mm Hg or higher, and recommend lowering systolic pressure to a range of 130 to 139 "
+                            "mm Hg (both class I, level A).")
+    assert [(f.intervention, [(q.op, q.value) for q in f.thresholds + f.targets], f.strength) for f in frames] == [
+        ("blood-pressure threshold", [(">=", "140")], "class I; LOE A"),
+        ("blood-pressure target", [("range", "130-139")], "class I; LOE A")]
+
+
 def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
     assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
                "evidence).").strength == "weak; low-quality evidence"

@@ -29,7 +29,10 @@ _POP_HEAD = re.compile(
     re.I,
 )
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
-_SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b", re.I)
+_SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
+# a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
+# older" (no verb of its own: it takes the first clause's action)
+_GAPPED = re.compile(r",\s+and\s+(?=[^,;]*\b(?:to|for|in) (?:those|women|men|adults|people)\b)", re.I)
 _DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
 _FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
 _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
@@ -54,7 +57,9 @@ def _clauses(sentence: str) -> list[str]:
     both sides state ages or name different interventions; otherwise one clause. The coordinated verb needs its own
     modal ("and should begin") or its own action word ("and is discouraged"), so that "should be screened and
     offered ..." stays one clause."""
-    for separator in (r";", r",\s*(?=(?:while|whereas)\b)"):  # "..., whereas starting at 60 is not recommended"
+    # "...; women 55 and older may ...", "..., whereas starting at 60 is not recommended", "... (grade B) and that
+    # they selectively offer a statin to those whose risk is ... (grade C)"
+    for separator in (r";", r",\s*(?=(?:while|whereas)\b)", r",?\s+and (?=that\b)"):
         parts = [p.strip() for p in re.split(separator, sentence)]
         if len(parts) > 1 and all(rules.action(p) for p in parts) and (
             all(rules.age_spans(p) or _SAME_AGES.search(p) for p in parts)
@@ -77,6 +82,12 @@ def _clauses(sentence: str) -> list[str]:
             return [left, right]
         named = _intervention(left, None), _intervention(right, None)  # "... DBT ..., and supplemental MRI should"
         if None not in named and named[0] != named[1] and rules.action(left):
+            return [left, right]
+    if m := _GAPPED.search(sentence):
+        left, right = sentence[: m.start()], sentence[m.end() :]
+        if rules.action(left) and not rules.action(right) and rules.age_spans(left) and rules.age_spans(right) and (
+            rules.interval_spans(right)
+        ):
             return [left, right]
     return [sentence]
 
@@ -216,6 +227,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     whole_strength = rules.strength(sentence)
     frames: list[Frame] = []
     inherited: str | None = None
+    inherited_action: str | None = None
     previous_ages: tuple[int | None, int | None] = (None, None)
     clauses = _clauses(sentence)
     for clause in clauses:
@@ -227,9 +239,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
         if intervention is None:
             continue
         for text in (alt for seg in _population_segments(clause) for alt in _alternative_conditions(seg)):
-            act = rules.action(text) or (rules.action(sentence) if len(clauses) == 1 else None)
+            act = rules.action(text) or (rules.action(sentence) if len(clauses) == 1 else inherited_action)
             if act is None:
                 continue
+            inherited_action = act
             thresholds, targets = quantities(text)
             if _DEFINITION.search(text) and not (thresholds or targets):
                 continue  # "dense breast tissue is defined as ...": a definition states a value or nothing

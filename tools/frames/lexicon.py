@@ -14,7 +14,7 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     ("supplemental breast imaging", r"\bsupplemental (?:breast )?(?:screening|imaging|ultrasound|MRI)"),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
-    ("breast cancer risk assessment", r"\bbreast cancer risk assessment"),
+    ("breast cancer risk assessment", r"\bbreast cancer risk assessment|\bbreast cancer risk (?:\w+ ){0,2}assessed"),
     ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
     (
         "colorectal cancer screening",
@@ -68,7 +68,8 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         (
             "hrHPV testing",
-            r"\b(?:primary |high-risk |hr)?HPV(?: DNA)?(?: test(?:ing|s)?|-based (?:screening|testing))(?: alone)?",
+            r"\b(?:primary |high-risk |hr)?HPV(?: DNA)?(?: test(?:ing|s)?|-based (?:screening|testing))(?: alone)?"
+            r"|\btested for (?:high-risk )?HPV",
         ),
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
     ),

@@ -15,7 +15,7 @@ import re
 from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
-_UNITS = r"(mm\s*Hg|%|mg/dL|mmol/mol|mmol/L)"
+_UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L)"
 _PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg", "bp_pair"),
     (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+)?{_X}\s*{_UNITS}", "range"),
@@ -25,7 +25,8 @@ _TARGET_CUE = re.compile(
     r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
     r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:to|below|under)\b"
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
-    r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below )?(?:below|under|less)\b",
+    r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below )?(?:below|under|less)\b"
+    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,3}to (?:a range of|between|within)\b",  # "lowering SBP to a range of 130-139"
     re.I,
 )
 _BP_CATEGORY = re.compile(r"(normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)", re.I)
@@ -37,7 +38,9 @@ def _num(text: str) -> str:
 
 
 def _unit(text: str) -> str:
-    return "mm Hg" if "hg" in text.lower() else text
+    if "hg" in text.lower():
+        return "mm Hg"
+    return "%" if text.lower().startswith("per") else text
 
 
 def _op(before: str, after: str) -> str:

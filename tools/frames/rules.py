@@ -29,6 +29,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
     (r"\bbetween (\d{2}) and (\d{2,3}) years\b", "range"),
     (r"\b(?:aged?|ages)\s+(\d{2})\s*(?:to|-|–|through|and)\s*(\d{2,3})\b(?:\s*years)?", "range"),
+    (r"\b(?:you're|you are|they're|they are)\s+(\d{2})\s*(?:to|-|–)\s*(\d{2,3})\b", "range"),  # "if you're 50 to 64"
     (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
     (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
@@ -134,9 +135,12 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
 # "grade B", "(B recommendation)", "(I statement)"
 _GRADE = re.compile(r"\bgrade ([ABCDI])\b(?! means)|\(([ABCDI]) (?:recommendation|statement)\)")
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
-# "level of evidence B-R" as written; "LOE B" and "Level B" ("Class IIa, Level B") are the abbreviation
-_LOE = re.compile(r"\b(level of evidence|LOE|(?-i:Level))\s*:?\s*((?-i:[ABC])(?:-(?:R|NR|LD|EO))?)\b", re.I)
-_WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation", re.I)
+# "level of evidence B-R" as written; "LOE B", "Level B" ("Class IIa, Level B") are the abbreviation
+_LOE = re.compile(
+    r"\b(level of evidence|LOE|(?-i:Level)|(?<=, )level)\s*:?\s*((?-i:[ABC])(?:-(?:R|NR|LD|EO))?)\b", re.I
+)
+# "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)"
+_WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation|\((strong|weak) (?:for|against)\)", re.I)
 # the evidence grading that follows the strength word: "(weak recommendation, low-quality evidence)" (GRADE as ACP
 # states it), "(conditional recommendation, low certainty)"
 _QUALITY = re.compile(
@@ -158,8 +162,8 @@ def strength(text: str) -> str | None:
         written = "level of evidence" if m.group(1).lower() == "level of evidence" else "LOE"
         parts.append(f"{written} {m.group(2).upper()}")
     if m := _WORD.search(text):
-        parts.append(m.group(1).lower())
-        if q := _QUALITY.search(text, m.end() - len("recommendation")):
+        parts.append((m.group(1) or m.group(2)).lower())
+        if m.group(1) and (q := _QUALITY.search(text, m.end() - len("recommendation"))):
             parts.append(q.group(1).lower())
     return "; ".join(parts) or None
 
@@ -191,7 +195,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "discourage",
         r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease)\b"
-        r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b",
+        r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b",
     ),
     (
         "recommend_against",
@@ -207,7 +211,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
         r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
-        r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s? about whether\b",
+        r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
+        r"whether\b",
     ),
     (
         "suggest_or_consider",
@@ -218,7 +223,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "recommend",
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
-        r"|\bbegins? at\b|\bqualify\b|\b(?:is|are) appropriate\b|^\W*(?:Screen|Initiate|Start|Offer|Begin|Use"
+        r"|\bbegins? at\b|\bqualify\b|\b(?:is|are) appropriate\b|\b(?:will|'ll) be invited\b|\baims? to\b"
+        r"|^\W*(?:Screen|Initiate|Start|Offer|Begin|Use"
         r"|Treat)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
@@ -251,5 +257,7 @@ def action(text: str) -> str | None:
         if re.search(pattern, text, re.I if name != "recommend" else re.I | re.M):
             return name
     if m := _WORD.search(text):  # "X is a qualified recommendation": the strength word is the only cue
-        return "recommend" if m.group(1).lower() in ("strong", "qualified") else "suggest_or_consider"
+        if "against" in m.group(0).lower():
+            return "recommend_against"
+        return "recommend" if (m.group(1) or m.group(2)).lower() in ("strong", "qualified") else "suggest_or_consider"
     return None
