@@ -298,6 +298,44 @@ def test_percent_in_words_aims_and_va_strengths():
         ("blood-pressure target", [("range", "130-139")], "class I; LOE A")]
 
 
+def test_coordinated_verbs_with_their_own_grades_are_two_frames():
+    frames = extract_frames("The task force recommends that women aged 50 to 74 years have a mammogram every 2 years "
+                            "(grade B) and concludes that the evidence is insufficient for women 75 years or older "
+                            "(I statement).")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+        ("recommend", 50, 74, "grade B"), ("insufficient_evidence", 75, None, "grade I")]
+    frames = extract_frames("Clinicians should offer a statin to adults aged 40 to 75 whose 10-year risk is 10% or "
+                            "greater (grade B), and may selectively offer one when that risk is 7.5% to less than 10% "
+                            "(grade C).")
+    assert [(f.action, f.population.age_min, f.population.age_max, [q.value for q in f.thresholds]) for f in
+            frames] == [("recommend", 40, 75, ["10"]), ("individual_decision", 40, 75, ["7.5-10"])]
+
+
+def test_a_second_test_after_a_semicolon_is_a_frame_for_the_same_people():
+    frames = extract_frames("Women aged 30 to 65 should have primary HPV testing every 5 years; co-testing with "
+                            "cytology and HPV every 5 years may be used where primary HPV testing is unavailable.")
+    assert [(f.test, f.action, f.population.age_min, f.population.age_max) for f in frames] == [
+        ("hrHPV testing", "recommend", 30, 65), ("co-testing", "suggest_or_consider", 30, 65)]
+
+
+def test_a_gapped_recommendation_without_a_comma_and_a_condition_that_names_another_intervention():
+    frames = extract_frames("Clinical breast examination may be offered every 1 to 3 years from age 25 to 39 and "
+                            "annually from age 40.")
+    assert [(f.population.age_min, f.population.age_max, f.interval_months.text()) for f in frames] == [
+        (25, 39, "12-36"), (40, None, "12")]
+    frame = one("For women with dense breasts and an otherwise negative screening mammogram, the evidence is "
+                "insufficient to assess supplemental screening with breast MRI (I statement).")
+    assert (frame.intervention, frame.action) == ("supplemental breast imaging", "insufficient_evidence")
+
+
+def test_a_limit_restated_in_other_units_keeps_its_comparator_and_capital_grades():
+    f = one("An A1C goal below 7% (53 mmol/mol) is reasonable for many adults with diabetes.")
+    assert [(q.op, q.value, q.unit) for q in f.targets] == [("<", "7", "%"), ("<", "53", "mmol/mol")]
+    assert one("Adults aged 50 to 80 who smoke should have yearly LDCT (Grade B).").strength == "grade B"
+    assert one("You do not need to go for cervical screening if you have had a total hysterectomy.").action == (
+        "discourage")
+
+
 def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
     assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
                "evidence).").strength == "weak; low-quality evidence"

@@ -31,8 +31,8 @@ _POP_HEAD = re.compile(
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
 _SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
 # a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
-# older" (no verb of its own: it takes the first clause's action)
-_GAPPED = re.compile(r",\s+and\s+(?=[^,;]*\b(?:to|for|in) (?:those|women|men|adults|people)\b)", re.I)
+# older", "... from age 25 to 39 and annually from age 40" (no verb of its own: it takes the first clause's action)
+_GAPPED = re.compile(r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in)\b)", re.I)
 _DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
 _FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
 _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
@@ -52,36 +52,36 @@ def nlp() -> Any:
 
 
 def _clauses(sentence: str) -> list[str]:
-    """Split at semicolons, or before "while"/"whereas", when every part states its own action and its own ages
-    or "the same age" ("women 45 to 54 should ...; women 55 and older may ..."), else at a coordinated verb when
-    both sides state ages or name different interventions; otherwise one clause. The coordinated verb needs its own
-    modal ("and should begin") or its own action word ("and is discouraged"), so that "should be screened and
-    offered ..." stays one clause."""
-    # "...; women 55 and older may ...", "..., whereas starting at 60 is not recommended", "... (grade B) and that
-    # they selectively offer a statin to those whose risk is ... (grade C)"
+    """The sentence's recommendations, one text each (most sentences: one).
+
+    Split (1) at semicolons, before "while"/"whereas" and at "and that" when every part states its own action and
+    stands apart (:func:`_stands_apart`); else (2) at a coordinated verb with its own modal ("and should begin") or
+    its own action word ("and is discouraged"), when the two sides state different ages, interventions or
+    strengths, so that "should be screened and offered ..." stays one clause; else (3) before a gapped second
+    recommendation without a verb ("... every 1 to 3 years to women 25 to 39, and annually to those 40 and older")."""
     for separator in (r";", r",\s*(?=(?:while|whereas)\b)", r",?\s+and (?=that\b)"):
         parts = [p.strip() for p in re.split(separator, sentence)]
-        if len(parts) > 1 and all(rules.action(p) for p in parts) and (
-            all(rules.age_spans(p) or _SAME_AGES.search(p) for p in parts)
-        ):
+        if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
             return parts
     doc = nlp()(sentence)
     for tok in doc:
         if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
             continue
-        ccs = [c for c in tok.head.children if c.dep_ == "cc" and c.i < tok.i]
+        before = doc[tok.left_edge.i - 1] if tok.left_edge.i else None  # "... (grade B) and concludes that ..."
+        ccs = [before] if before is not None and before.dep_ == "cc" else [
+            c for c in tok.head.children if c.dep_ == "cc" and c.i < tok.i]
         if not ccs:
             continue
         cut = ccs[-1].idx
         left, right = sentence[:cut].rstrip(" ,;"), sentence[cut:]
         own_modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in tok.children)
         own_words = sentence[tok.left_edge.idx : tok.right_edge.idx + len(tok.right_edge)]  # the verb's subtree
-        if not (own_modal or rules.action(own_words)):  # "..., and screening is (not recommended|discouraged) after 85"
+        if not (own_modal or rules.action(own_words)) or not rules.action(left):
             continue
-        if rules.age_spans(left) and rules.age_spans(right):
-            return [left, right]
         named = _intervention(left, None), _intervention(right, None)  # "... DBT ..., and supplemental MRI should"
-        if None not in named and named[0] != named[1] and rules.action(left):
+        graded = rules.strength(left), rules.strength(right)  # "... (grade B), and may selectively offer (grade C)"
+        if (rules.age_spans(left) and rules.age_spans(right)) or (
+            None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]):
             return [left, right]
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
@@ -90,6 +90,18 @@ def _clauses(sentence: str) -> list[str]:
         ):
             return [left, right]
     return [sentence]
+
+
+def _stands_apart(parts: list[str]) -> bool:
+    """Each part is a recommendation of its own: it states ages, refers to "the same age", states its own strength,
+    or names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used")."""
+    intervention = _intervention(" ".join(parts), None)
+    tests = [{t for *_, t in _tests(p, intervention)} if intervention else set() for p in parts]
+    return all(
+        rules.age_spans(p) or _SAME_AGES.search(p) or rules.strength(p)
+        or (tests[i] and not any(tests[i] <= tests[j] for j in range(len(parts)) if j != i))
+        for i, p in enumerate(parts)
+    )
 
 
 def _population_segments(text: str) -> list[str]:
@@ -122,7 +134,11 @@ def _alternative_conditions(text: str) -> list[str]:
 
 
 def _intervention(text: str, context: FrameContext | None) -> str | None:
+    """The earliest named intervention, parentheticals and subgroup conditions ("an otherwise negative screening
+    mammogram") left out: they describe who, not what."""
     bare = re.sub(r"\([^)]*\)", " ", text)
+    for _, pattern in lexicon.CONDITIONS:
+        bare = re.sub(pattern, " ", bare, flags=re.I)
     best: tuple[int, int, str] | None = None
     for rank, (label, pattern) in enumerate(lexicon.INTERVENTIONS):
         m = re.search(pattern, bare, re.I)
@@ -229,8 +245,9 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     inherited: str | None = None
     inherited_action: str | None = None
     previous_ages: tuple[int | None, int | None] = (None, None)
+    previous_intervention: str | None = None
     clauses = _clauses(sentence)
-    for clause in clauses:
+    for number, clause in enumerate(clauses):
         # a clause without its own names the previous clause's, else the sentence's ("the decision should be
         # individualized for 40 to 49, and mammography is discouraged after 80"), else the document's
         intervention = (_intervention(clause, None) or inherited or _intervention(sentence, None)
@@ -250,9 +267,11 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
             pops = [_population(text, context)]
-            if _SAME_AGES.search(text) and not rules.age_spans(text):  # "for adults of the same age whose ..."
+            # a later clause on the same intervention without ages of its own is about the same people ("for adults
+            # of the same age whose ...", "... (grade B), and may selectively offer one when that risk is ...")
+            if number and intervention == previous_intervention and not rules.age_spans(text):
                 pops = [pops[0].model_copy(update=dict(zip(("age_min", "age_max"), previous_ages)))]
-            previous_ages = (pops[0].age_min, pops[0].age_max)
+            previous_ages, previous_intervention = (pops[0].age_min, pops[0].age_max), intervention
             if _ANAPHORA.search(text) and context and context.previous:
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
             # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,

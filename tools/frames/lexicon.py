@@ -63,7 +63,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
     "cervical cancer screening": (
         (
             "co-testing",
-            r"\bco-?testing(?: with (?:cervical )?cytology and (?:high-risk |hr)?HPV test(?:ing)?)?|"
+            r"\bco-?testing(?: with (?:cervical )?cytology and (?:high-risk |hr)?HPV(?: test(?:ing)?)?)?|"
             r"\bcytology plus (?:high-risk )?HPV(?: co-?testing| test(?:ing)?)?",
         ),
         (
@@ -117,7 +117,7 @@ CRITERIA: tuple[tuple[str, str], ...] = (
 # conflicts only compare frames whose condition sets are equal.
 CONDITIONS: tuple[tuple[str, str], ...] = (
     ("dense breasts", r"\bdense breasts?"),
-    ("negative mammogram", r"\bnegative mammogram"),
+    ("negative mammogram", r"\bnegative (?:screening )?mammogram"),
     ("hysterectomy", r"\bhysterectomy"),
     ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"),
     ("adequate prior screening", r"(?<!not had )\badequate prior screening|\bprior screening was adequate"),

@@ -109,6 +109,9 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 unit, value, op = _unit(m.group(2)), _num(m.group(1)), _op(before, after)
             found.append((m.start(), before, unit, value, op))
     found.sort(key=lambda t: t[0])
+    for i in range(1, len(found)):  # "below 7% (53 mmol/mol)": the same limit in other units, same comparator
+        if found[i][4] == "=" and re.fullmatch(r"[^()]{0,16}\(\s*", found[i][1][found[i - 1][0] :]):
+            found[i] = (*found[i][:4], found[i - 1][4])
     named = []
     for (_, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
         name = _name(before, unit, in_target)

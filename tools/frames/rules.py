@@ -133,7 +133,7 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
 
 
 # "grade B", "(B recommendation)", "(I statement)"
-_GRADE = re.compile(r"\bgrade ([ABCDI])\b(?! means)|\(([ABCDI]) (?:recommendation|statement)\)")
+_GRADE = re.compile(r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI]) (?:recommendation|statement)\)")
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
 # "level of evidence B-R" as written; "LOE B", "Level B" ("Class IIa, Level B") are the abbreviation
 _LOE = re.compile(
@@ -195,7 +195,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "discourage",
         r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease)\b"
-        r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b",
+        r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b"
+        r"|\b(?:do|does) not need to (?:go|have|be|get|attend)\b",
     ),
     (
         "recommend_against",
