@@ -140,7 +140,7 @@ def _tally(rows: list[dict[str, Any]], preds: dict[str, list[dict[str, Any]]]) -
     }
 
 
-HOLDOUT_BATCH = "j"
+HOLDOUT_BATCH = "k"
 """Written sentences of batch g were written, with their gold frames, by a separate session that read only the
 annotation guide ``evals/data/frames_gold.md`` (never the extractor's rules, its predictions or the other batches),
 and are scored with rules that were not changed after them: the blind holdout. Corpus sentences and written batches
