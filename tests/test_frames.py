@@ -481,3 +481,18 @@ def test_evaluation_meets_goals_on_both_splits():
         for field, goal in GOALS.items():
             row = report[split]["fields"][field]
             assert row["precision"] >= goal and row["recall"] >= goal, (split, field, row)
+
+
+def test_the_extractor_fingerprint_covers_every_module_extraction_imports():
+    """Stored frames are rebuilt when the extractor's source changes: every frames module that extraction loads
+    must be part of the fingerprint."""
+    import subprocess
+    import sys
+
+    from clinrag.tools.frames import storage
+
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, clinrag.tools.frames.extract; print(' '.join(m for m in sys.modules "
+         "if m.startswith('clinrag.tools.frames.') and m != 'clinrag.tools.frames.storage'))"],
+        capture_output=True, text=True, check=True).stdout.split()
+    assert loaded and {m.rsplit(".", 1)[1] + ".py" for m in loaded} <= set(storage._EXTRACTOR_MODULES)

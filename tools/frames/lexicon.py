@@ -2,11 +2,15 @@
 
 Each table is a tuple of ``(label, regex)`` pairs, matched case-insensitively unless noted. Interventions are
 resolved by the earliest match in the sentence (parentheticals removed first, so a risk-factor list such as
-"(dyslipidemia, diabetes, hypertension or smoking)" cannot name the intervention); ties go to table order, so
-specific names ("supplemental screening", "digital breast tomosynthesis") come before generic ones.
+"(dyslipidemia, diabetes, hypertension or smoking)" cannot name the intervention, and subgroup conditions removed,
+so "an otherwise negative screening mammogram" cannot either); ties go to table order, so specific names
+("supplemental screening", "digital breast tomosynthesis") come before generic ones. :func:`intervention` and
+:func:`tests` apply the tables.
 """
 
 from __future__ import annotations
+
+import re
 
 # Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
 # in extract.py depending on whether the sentence states a target.
@@ -132,3 +136,28 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
     ("harms outweigh benefits", r"\bharms outweigh the benefits"),
 )
+
+
+def intervention(text: str) -> str | None:
+    """The earliest named intervention, parentheticals and subgroup conditions ("an otherwise negative screening
+    mammogram") left out: they describe who, not what."""
+    bare = re.sub(r"\([^)]*\)", " ", text)
+    for _, pattern in CONDITIONS:
+        bare = re.sub(pattern, " ", bare, flags=re.I)
+    best: tuple[int, int, str] | None = None
+    for rank, (label, pattern) in enumerate(INTERVENTIONS):
+        m = re.search(pattern, bare, re.I)
+        if m and (best is None or (m.start(), rank) < best[:2]):
+            best = (m.start(), rank, label)
+    return best[2] if best else None
+
+
+def tests(text: str, intervention: str) -> list[tuple[int, int, str]]:
+    """(start, end, test) for each test of ``intervention`` named in ``text``, in text order; where two names
+    overlap, the earlier table row claims the text."""
+    taken: list[tuple[int, int, str]] = []
+    for label, pattern in TESTS.get(intervention, ()):
+        for m in re.finditer(pattern, text, re.I):
+            if not any(m.start() < e and s < m.end() for s, e, _ in taken):
+                taken.append((m.start(), m.end(), label))
+    return sorted(taken)

