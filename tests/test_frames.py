@@ -98,6 +98,12 @@ def test_sentences_without_a_recommendation_yield_nothing(sentence):
     assert extract_frames(sentence) == []
 
 
+def test_a_finding_given_as_the_reason_for_a_recommendation_keeps_it():
+    frame = one("Because trials show a mortality benefit, the USPSTF recommends annual LDCT for adults aged 50 to 80 "
+                "who smoke (grade B).")
+    assert (frame.intervention, frame.action) == ("low-dose CT lung cancer screening", "recommend")
+
+
 @pytest.mark.parametrize(
     ("sentence", "interval"),
     [("FIT at 1-year intervals is recommended for adults aged 50 to 75.", (12, 12)),

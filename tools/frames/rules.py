@@ -234,17 +234,22 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
 _NOT_A_RECOMMENDATION = re.compile(
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b|\bhad been\b|\bmoved (?:the|from)\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|\bappl(?:ies|ied) to\b"
-    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the|guidance)\b"
-    # findings, not advice: "observational data suggest that X is associated with Y"
-    r"|\b(?:data|studies|trials|evidence|analyses|findings|results) (?:suggest|show|indicate|demonstrate)\w*\b"
+    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the|guidance)\b",
+    re.I,
+)
+# a finding ("observational data suggest that X is associated with Y") is not advice, unless the sentence also
+# advises ("because trials show benefit, the USPSTF recommends ...")
+_FINDING = re.compile(
+    r"\b(?:data|studies|trials|evidence|analyses|findings|results) (?:suggest|show|indicate|demonstrate)\w*\b"
     r"|\b(?:is|are|was|were) associated with\b",
     re.I,
 )
+_ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade [A-DI]\b|\bclass I", re.I)
 
 
 def is_recommendation_text(text: str) -> bool:
     """False for change narratives, definitions of grades, scope and publication statements, and findings."""
-    return not _NOT_A_RECOMMENDATION.search(text)
+    return not _NOT_A_RECOMMENDATION.search(text) and not (_FINDING.search(text) and not _ADVICE.search(text))
 
 
 def action(text: str) -> str | None:
