@@ -1,12 +1,12 @@
 """Sentence and document extraction of recommendation frames.
 
 Pipeline for one sentence: drop non-recommendations (change narratives, scope/publication statements, grade
-definitions, findings: :func:`rules.is_recommendation_text`); split clauses that each carry their own action and
-ages (at semicolons or before "while"/"whereas"; at a spaCy ``conj`` verb with its own modal or action word, "may
-begin at 40-49 ..., and should begin no later than age 50", "should be individualized at 76 to 85, and is
-discouraged after 85"); split enumerated populations ("in women younger than 21, in women over 65 ..., and in
-women who ...") and enumerated tests with their own intervals ("cytology every 3 years, HPV testing every 5
-years"); then fill each frame from the rule layer. A clause without an action cue yields nothing.
+definitions, findings: :func:`rules.is_recommendation_text`); divide it into its recommendations, enumerated
+populations and alternative conditions (:mod:`clauses`: "women 45 to 54 should ...; women 55 and older may ...",
+"in women younger than 21, in women over 65 ..., and in women who ...", "if they are over 65 ..., or if they have
+had a hysterectomy"); split enumerated tests with their own intervals ("cytology every 3 years, HPV testing every
+5 years"); then fill each frame from the rule layer. A part without an action cue yields nothing, except a gapped
+part, which takes the action of the part before it.
 """
 
 from __future__ import annotations
@@ -120,13 +120,15 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     inherited: str | None = None
     inherited_action: str | None = None
     previous_ages: tuple[int | None, int | None] = (None, None)
-    previous_intervention: str | None = None
     parts = clauses(sentence)
     for number, clause in enumerate(parts):
         # a clause without its own names the previous clause's, else the sentence's ("the decision should be
         # individualized for 40 to 49, and mammography is discouraged after 80"), else the document's
         intervention = (lexicon.intervention(clause) or inherited or lexicon.intervention(sentence)
                         or (context.intervention if context else None))
+        # a later clause on the same intervention without ages of its own is about the same people ("for adults of
+        # the same age whose ...", "... (grade B), and may selectively offer one when that risk is ...")
+        same_people = number > 0 and intervention == inherited
         inherited = intervention
         if intervention is None:
             continue
@@ -142,11 +144,9 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
             pops = [_population(text, context)]
-            # a later clause on the same intervention without ages of its own is about the same people ("for adults
-            # of the same age whose ...", "... (grade B), and may selectively offer one when that risk is ...")
-            if number and intervention == previous_intervention and not rules.age_spans(text):
+            if same_people and not rules.age_spans(text):
                 pops = [pops[0].model_copy(update=dict(zip(("age_min", "age_max"), previous_ages)))]
-            previous_ages, previous_intervention = (pops[0].age_min, pops[0].age_max), intervention
+            previous_ages = (pops[0].age_min, pops[0].age_max)
             if _ANAPHORA.search(text) and context and context.previous:
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
             # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,
