@@ -342,6 +342,35 @@ def test_a_limit_restated_in_other_units_keeps_its_comparator_and_capital_grades
         "discourage")
 
 
+def test_an_age_that_opens_a_second_clause_and_a_bare_letter_grade():
+    frames = extract_frames("Women should have a mammogram every year from age 45 through 54, and at 55 they may "
+                            "switch to a mammogram every 2 years.")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.interval_months.min) for f in frames] == [
+        ("recommend", 45, 54, 12), ("suggest_or_consider", 55, None, 24)]
+    assert one("Adults aged 50 to 75 should be screened for colorectal cancer (A).").strength == "grade A"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [("Offer rosuvastatin for primary prevention to adults with a 10-year risk of 10% or more.",
+      ("statin", "recommend")),
+     ("Clinicians should use a familial risk assessment tool for women with a family history of breast cancer.",
+      ("breast cancer risk assessment", "recommend")),
+     ("Women who have had a hysterectomy do not need to continue cervical screening.",
+      ("cervical cancer screening", "discourage")),
+     ("If you are a man aged 55 to 69, talk with your doctor about the benefits and harms of a PSA test.",
+      ("PSA-based screening", "individual_decision"))],
+)
+def test_drug_names_familial_risk_tools_no_need_and_talks_about_benefits_and_harms(sentence, expected):
+    f = one(sentence)
+    assert (f.intervention, f.action) == expected
+
+
+def test_between_two_ages_without_years():
+    f = one("If you're between 45 and 75, a stool DNA test every 3 years is an option you can consider.")
+    assert (f.population.age_min, f.population.age_max, f.test) == (45, 75, "mt-sDNA")
+
+
 def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
     assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
                "evidence).").strength == "weak; low-quality evidence"

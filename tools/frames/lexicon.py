@@ -18,7 +18,10 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     ("supplemental breast imaging", r"\bsupplemental (?:breast )?(?:screening|imaging|ultrasound|MRI)"),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
-    ("breast cancer risk assessment", r"\bbreast cancer risk assessment|\bbreast cancer risk (?:\w+ ){0,2}assessed"),
+    (
+        "breast cancer risk assessment",
+        r"\bbreast cancer risk assessment|\bbreast cancer risk (?:\w+ ){0,2}assessed|\bfamilial risk assessment",
+    ),
     ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
     (
         "colorectal cancer screening",
@@ -33,7 +36,7 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     ),
     ("low-dose CT lung cancer screening", r"\blow-dose (?:computed tomography|CT)|\bLDCT\b|\blung cancer"),
     ("low-dose aspirin", r"\baspirin"),
-    ("statin", r"\bstatin|\bLDL|\bcholesterol"),
+    ("statin", r"\bstatin|\b(?:atorva|rosuva|simva|prava|fluva|pitava|lova)statin|\bLDL|\bcholesterol"),
     ("A1C target", r"\bA1c\b|\bHbA1c|\bhemoglobin A1c|\bglyc\w+|\bhyperglycemi\w+"),
     ("blood-pressure", r"\bblood pressure|\bhypertension|\bantihypertensive|\bsystolic|\bdiastolic|\bmm ?Hg"),
 )

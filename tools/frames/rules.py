@@ -30,6 +30,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bbetween (\d{2}) and (\d{2,3}) years\b", "range"),
     (r"\b(?:aged?|ages)\s+(\d{2})\s*(?:to|-|–|through|and)\s*(\d{2,3})\b(?:\s*years)?", "range"),
     (r"\b(?:you're|you are|they're|they are)\s+(\d{2})\s*(?:to|-|–)\s*(\d{2,3})\b", "range"),  # "if you're 50 to 64"
+    (r"\b(?:you're|you are|they're|they are|aged?) between (\d{2}) and (\d{2,3})\b", "range"),
     (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
     (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
@@ -47,6 +48,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bin (?:their|your|the) (\d0)s(?:\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),  # "in their 40s and 50s"
     (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
     (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
+    (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
 _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$", re.I)  # "brother diagnosed ... before age 65"
@@ -132,8 +134,8 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
     return Interval(min=min(i.min for i in intervals), max=max(i.max for i in intervals))
 
 
-# "grade B", "(B recommendation)", "(I statement)"
-_GRADE = re.compile(r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI]) (?:recommendation|statement)\)")
+# "grade B", "(B recommendation)", "(I statement)", "(B)"
+_GRADE = re.compile(r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendation| statement)?\)")
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
 # "level of evidence B-R" as written; "LOE B", "Level B" ("Class IIa, Level B") are the abbreviation
 _LOE = re.compile(
@@ -196,7 +198,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "discourage",
         r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease)\b"
         r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b"
-        r"|\b(?:do|does) not need to (?:go|have|be|get|attend)\b",
+        r"|\b(?:do|does) not need to\b",
     ),
     (
         "recommend_against",
@@ -213,7 +215,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
         r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
-        r"whether\b",
+        r"(?:whether\b|(?:the )?(?:possible )?benefits and harms)|\bbefore deciding whether\b",
     ),
     (
         "suggest_or_consider",
