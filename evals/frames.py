@@ -140,11 +140,11 @@ def _tally(rows: list[dict[str, Any]], preds: dict[str, list[dict[str, Any]]]) -
     }
 
 
-HOLDOUT_BATCH = "k"
-"""Written sentences of batch k were written, with their gold frames, by a separate session that read only the
+HOLDOUT_BATCH = "l"
+"""Written sentences of batch l were written, with their gold frames, by a separate session that read only the
 annotation guide ``evals/data/frames_gold.md`` (never the extractor's rules, its predictions or the other batches),
 and are scored with rules that were not changed after them: the blind holdout. Corpus sentences and written batches
-a-j were seen while the rules were tuned (batches c to j were each the blind holdout, scored once, before their
+a-k were seen while the rules were tuned (batches c to k were each the blind holdout, scored once, before their
 failures were used to extend the rules)."""
 
 
