@@ -371,6 +371,29 @@ def test_between_two_ages_without_years():
     assert (f.population.age_min, f.population.age_max, f.test) == (45, 75, "mt-sDNA")
 
 
+def test_a_change_narrative_that_states_what_is_now_recommended():
+    frames = extract_frames("In 2021 the task force lowered the starting age for colorectal cancer screening, now "
+                            "recommending it for adults 45 to 49 (B grade) while keeping its A-grade recommendation "
+                            "for adults 50 to 75.")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+        ("recommend", 45, 49, "grade B"), ("recommend", 50, 75, "grade A")]
+    assert extract_frames("In 2021 the task force lowered the starting age for colorectal cancer screening.") == []
+
+
+def test_supplemental_imaging_is_what_a_sentence_naming_it_is_about_and_purpose_clause_ages():
+    frame = one("For women whose screening mammogram is negative but who have dense breasts, evidence is "
+                "insufficient to assess supplemental ultrasonography.")
+    assert (frame.intervention, frame.action) == ("supplemental breast imaging", "insufficient_evidence")
+    frame = one("Clinicians should perform a breast cancer risk assessment beginning at age 25 to identify women who "
+                "may benefit from screening before age 40.")
+    assert (frame.population.age_min, frame.population.age_max) == (25, None)
+
+
+def test_a_comparator_after_a_restatement_in_parentheses():
+    f = one("Most people with diabetes will be advised to aim for an HbA1c of 48mmol/mol (6.5%) or below.")
+    assert [(q.op, q.value, q.unit) for q in f.targets] == [("<=", "48", "mmol/mol"), ("<=", "6.5", "%")]
+
+
 def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
     assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
                "evidence).").strength == "weak; low-quality evidence"

@@ -42,7 +42,7 @@ def clauses(sentence: str) -> list[str]:
     its own action word ("and is discouraged"), when the two sides state different ages, interventions or
     strengths, so that "should be screened and offered ..." stays one clause; else (3) before a gapped second
     recommendation without a verb ("... every 1 to 3 years to women 25 to 39, and annually to those 40 and older")."""
-    for separator in (r";", r",\s*(?=(?:while|whereas)\b)", r",?\s+and (?=that\b)"):
+    for separator in (r";", r",?\s+(?=(?:while|whereas)\b)", r",?\s+and (?=that\b)"):
         parts = [p.strip() for p in re.split(separator, sentence)]
         if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
             return parts

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import re
 
+SUPPLEMENTAL = "supplemental breast imaging"  # named in a sentence, it is what the sentence is about
+
 # Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
 # in extract.py depending on whether the sentence states a target.
 INTERVENTIONS: tuple[tuple[str, str], ...] = (
-    ("supplemental breast imaging", r"\bsupplemental (?:breast )?(?:screening|imaging|ultrasound|MRI)"),
+    (
+        SUPPLEMENTAL,
+        r"\bsupplemental (?:breast )?(?:screening|imaging|ultrasound|ultrasonography|MRI|magnetic resonance)",
+    ),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
     (
@@ -143,13 +148,16 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
 
 def intervention(text: str) -> str | None:
     """The earliest named intervention, parentheticals and subgroup conditions ("an otherwise negative screening
-    mammogram") left out: they describe who, not what."""
+    mammogram") left out: they describe who, not what; supplemental imaging wherever it is named ("for women whose
+    screening mammogram is negative ..., supplemental MRI ...")."""
     bare = re.sub(r"\([^)]*\)", " ", text)
     for _, pattern in CONDITIONS:
         bare = re.sub(pattern, " ", bare, flags=re.I)
     best: tuple[int, int, str] | None = None
     for rank, (label, pattern) in enumerate(INTERVENTIONS):
         m = re.search(pattern, bare, re.I)
+        if m and label == SUPPLEMENTAL:  # imaging in addition to mammography: the mammogram is its context
+            return label
         if m and (best is None or (m.start(), rank) < best[:2]):
             best = (m.start(), rank, label)
     return best[2] if best else None

@@ -44,6 +44,8 @@ def _unit(text: str) -> str:
 
 
 def _op(before: str, after: str) -> str:
+    # "48 mmol/mol (6.5%) or below": the comparator after a restatement in parentheses is the limit's own
+    after = re.sub(r"^\s*\([^()]*\)", "", after)
     before, after = before[-30:].lower(), after[:25].lower()
     if re.search(r"(?:under|below|less than|lower than|<)\s*$", before):
         return "<"

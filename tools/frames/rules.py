@@ -31,6 +31,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:aged?|ages)\s+(\d{2})\s*(?:to|-|–|through|and)\s*(\d{2,3})\b(?:\s*years)?", "range"),
     (r"\b(?:you're|you are|they're|they are)\s+(\d{2})\s*(?:to|-|–)\s*(\d{2,3})\b", "range"),  # "if you're 50 to 64"
     (r"\b(?:you're|you are|they're|they are|aged?) between (\d{2}) and (\d{2,3})\b", "range"),
+    (r"\b(?:adults|women|men|people|persons|patients|individuals|those)\s+(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\b",
+     "range"),  # "for adults 50 to 75"
     (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
     (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
@@ -52,6 +54,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
 _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$", re.I)  # "brother diagnosed ... before age 65"
+# an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
+# screening before age 40"
+_PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)
 
 
 def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
@@ -61,7 +66,10 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
     start_cue = bool(_START_CUE.search(text))
     for pattern, kind in _AGE_PATTERNS:
         for m in re.finditer(pattern, text, re.I):
-            if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(text[: m.start()]):
+            preceding = text[: m.start()]
+            if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(preceding) or (
+                _PURPOSE_BEFORE.search(preceding)
+            ):
                 continue
             a = int(m.group(1))
             if not 10 <= a <= 120:
@@ -134,8 +142,10 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
     return Interval(min=min(i.min for i in intervals), max=max(i.max for i in intervals))
 
 
-# "grade B", "(B recommendation)", "(I statement)", "(B)"
-_GRADE = re.compile(r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendation| statement)?\)")
+# "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation"
+_GRADE = re.compile(
+    r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendation| statement| grade)?\)|\b([ABCDI])-grade\b"
+)
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
 # "level of evidence B-R" as written; "LOE B", "Level B" ("Class IIa, Level B") are the abbreviation
 _LOE = re.compile(
@@ -155,7 +165,7 @@ def strength(text: str) -> str | None:
     "LOE B-R" where the text abbreviates it), "strong", "weak; low-quality evidence"; parts are joined with "; "."""
     parts = []
     if m := _GRADE.search(text):
-        parts.append(f"grade {m.group(1) or m.group(2)}")
+        parts.append(f"grade {m.group(1) or m.group(2) or m.group(3)}")
     if m := _CLASS.search(text):
         roman = m.group(1)
         roman = roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
@@ -249,15 +259,23 @@ _FINDING = re.compile(
 _ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade [A-DI]\b|\bclass I", re.I)
 
 
+# a change narrative that states the recommendation now in force ("lowered the starting age ..., now recommending
+# it for adults 45 to 49") is a recommendation
+_NOW = re.compile(r"\bnow (?:recommend|advis|suggest)\w*", re.I)
+
+
 def is_recommendation_text(text: str) -> bool:
-    """False for change narratives, definitions of grades, scope and publication statements, and findings."""
-    return not _NOT_A_RECOMMENDATION.search(text) and not (_FINDING.search(text) and not _ADVICE.search(text))
+    """False for change narratives (unless they state what is now recommended), definitions of grades, scope and
+    publication statements, and findings."""
+    if _NOT_A_RECOMMENDATION.search(text) and not _NOW.search(text):
+        return False
+    return not (_FINDING.search(text) and not _ADVICE.search(text))
 
 
 def action(text: str) -> str | None:
     """The action a clause states: a grade or class decides when present, otherwise the first lexical cue."""
     if m := _GRADE.search(text):
-        return _GRADE_ACTION[m.group(1) or m.group(2)]
+        return _GRADE_ACTION[m.group(1) or m.group(2) or m.group(3)]
     if m := _CLASS.search(text):
         roman = m.group(1)
         return _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
