@@ -394,6 +394,12 @@ def test_a_comparator_after_a_restatement_in_parentheses():
     assert [(q.op, q.value, q.unit) for q in f.targets] == [("<=", "48", "mmol/mol"), ("<=", "6.5", "%")]
 
 
+def test_a_bare_letter_decides_the_action_only_when_no_word_does():
+    f = one("A reasonable A1C goal for many nonpregnant adults with diabetes is below 7% (A).")
+    assert (f.action, f.strength) == ("suggest_or_consider", "grade A")  # ADA: (A) is a level of evidence
+    assert one("Colorectal cancer screening for adults aged 50 to 75 years (A).").action == "recommend"
+
+
 def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
     assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
                "evidence).").strength == "weak; low-quality evidence"

@@ -273,9 +273,13 @@ def is_recommendation_text(text: str) -> bool:
 
 
 def action(text: str) -> str | None:
-    """The action a clause states: a grade or class decides when present, otherwise the first lexical cue."""
-    if m := _GRADE.search(text):
-        return _GRADE_ACTION[m.group(1) or m.group(2) or m.group(3)]
+    """The action a clause states: a grade or class decides when present, otherwise the first lexical cue. A bare
+    letter ("(B)") decides only when no word does: ADA writes its levels of evidence the same way ("is reasonable
+    (A)")."""
+    grade = _GRADE.search(text)
+    bare = grade is not None and re.fullmatch(r"\([A-Z]\)", grade.group(0)) is not None
+    if grade and not bare:
+        return _GRADE_ACTION[grade.group(1) or grade.group(2) or grade.group(3)]
     if m := _CLASS.search(text):
         roman = m.group(1)
         return _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
@@ -286,4 +290,4 @@ def action(text: str) -> str | None:
         if "against" in m.group(0).lower():
             return "recommend_against"
         return "recommend" if (m.group(1) or m.group(2)).lower() in ("strong", "qualified") else "suggest_or_consider"
-    return None
+    return _GRADE_ACTION[grade.group(2)] if bare else None
