@@ -115,12 +115,14 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
         return []
     context = context or context_for(doc_meta)
     meta = _meta(doc_meta)
-    whole_strength = rules.strength(sentence)
     frames: list[Frame] = []
     inherited: str | None = None
     inherited_action: str | None = None
     previous_ages: tuple[int | None, int | None] = (None, None)
     parts = clauses(sentence)
+    # a one-clause sentence lends its action and strength to population segments that state none
+    whole_action = rules.action(sentence) if len(parts) == 1 else None
+    whole_strength = rules.strength(sentence) if len(parts) == 1 else None
     for number, clause in enumerate(parts):
         # a clause without its own names the previous clause's, else the sentence's ("the decision should be
         # individualized for 40 to 49, and mammography is discouraged after 80"), else the document's
@@ -133,7 +135,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
         if intervention is None:
             continue
         for text in (alt for seg in population_segments(clause) for alt in alternative_conditions(seg)):
-            act = rules.action(text) or (rules.action(sentence) if len(parts) == 1 else inherited_action)
+            act = rules.action(text) or (whole_action if len(parts) == 1 else inherited_action)
             if act is None:
                 continue
             inherited_action = act
@@ -144,13 +146,14 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
             pops = [_population(text, context)]
-            if same_people and not rules.age_spans(text):
+            if same_people and pops[0].age_min is None and pops[0].age_max is None:  # states no ages of its own
                 pops = [pops[0].model_copy(update=dict(zip(("age_min", "age_max"), previous_ages)))]
             previous_ages = (pops[0].age_min, pops[0].age_max)
             if _ANAPHORA.search(text) and context and context.previous:
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
             # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,
             # two recommendations (other thresholds, such as a 10-year risk, stay with the target as its eligibility)
+            strength = rules.strength(text) or whole_strength
             quantity_sets = [(name, thresholds, targets)]
             bp_thresholds = [q for q in thresholds if q.unit == "mm Hg"]
             if name == "blood-pressure target" and bp_thresholds:
@@ -167,7 +170,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                             interval_months=interval,
                             thresholds=thresholds,
                             targets=targets,
-                            strength=rules.strength(text) or (whole_strength if len(parts) == 1 else None),
+                            strength=strength,
                             sentence=sentence,
                             scope=context.scope if context else None,
                             **meta,

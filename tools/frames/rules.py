@@ -146,6 +146,11 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
 _GRADE = re.compile(
     r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendation| statement| grade)?\)|\b([ABCDI])-grade\b"
 )
+def _grade_letter(match: re.Match) -> str:
+    """The letter of a :data:`_GRADE` match, whichever of its forms matched."""
+    return next(g for g in match.groups() if g)
+
+
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
 # "level of evidence B-R" as written; "LOE B", "Level B" ("Class IIa, Level B") are the abbreviation
 _LOE = re.compile(
@@ -165,7 +170,7 @@ def strength(text: str) -> str | None:
     "LOE B-R" where the text abbreviates it), "strong", "weak; low-quality evidence"; parts are joined with "; "."""
     parts = []
     if m := _GRADE.search(text):
-        parts.append(f"grade {m.group(1) or m.group(2) or m.group(3)}")
+        parts.append(f"grade {_grade_letter(m)}")
     if m := _CLASS.search(text):
         roman = m.group(1)
         roman = roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
@@ -279,7 +284,7 @@ def action(text: str) -> str | None:
     grade = _GRADE.search(text)
     bare = grade is not None and re.fullmatch(r"\([A-Z]\)", grade.group(0)) is not None
     if grade and not bare:
-        return _GRADE_ACTION[grade.group(1) or grade.group(2) or grade.group(3)]
+        return _GRADE_ACTION[_grade_letter(grade)]
     if m := _CLASS.search(text):
         roman = m.group(1)
         return _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
@@ -290,4 +295,4 @@ def action(text: str) -> str | None:
         if "against" in m.group(0).lower():
             return "recommend_against"
         return "recommend" if (m.group(1) or m.group(2)).lower() in ("strong", "qualified") else "suggest_or_consider"
-    return _GRADE_ACTION[grade.group(2)] if bare else None
+    return _GRADE_ACTION[_grade_letter(grade)] if bare else None
