@@ -58,5 +58,20 @@ def disagreement_line(item, superseded: set[str] = frozenset()) -> str:
     groups: dict[str, list] = {}
     for v in item.values:
         groups.setdefault(v.value, []).append(v)
-    return f"{label}: " + "; ".join(
+    line = f"{label}: " + "; ".join(
         " and ".join(f"{v.org} {value_text(v)} {cite(v.doc_id, superseded)}" for v in vals) for vals in groups.values())
+    return line + conflict_note(item)
+
+
+def conflict_note(item) -> str:
+    """Which documents conflict, when the row also lists documents that differ only in wording: " (in
+    conflict: ACP with ACS, ACP with USPSTF)"; empty when every pair of different values conflicts."""
+    pairs = {tuple(p) for p in getattr(item, "pairs", None) or []}
+    if not pairs:
+        return ""
+    differing = {tuple(sorted((a.doc_id or "", b.doc_id or ""))) for a in item.values for b in item.values
+                 if a.doc_id != b.doc_id and a.value != b.value}
+    if differing <= pairs:
+        return ""
+    org = {v.doc_id: v.org or v.doc_id for v in item.values}
+    return " (in conflict: " + ", ".join(f"{org.get(a, a)} with {org.get(b, b)}" for a, b in sorted(pairs)) + ")"

@@ -154,13 +154,18 @@ def _dump(obj: Any) -> Any:
 
 
 def predicted_pairs(disagreements: list) -> dict[tuple[str, DocPair], str]:
-    """``(facet, {doc_a, doc_b}) -> kind`` for every cross-document pair of values that differ."""
+    """``(facet, {doc_a, doc_b}) -> kind`` for every document pair a disagreement names as conflicting (its
+    ``pairs``); for a disagreement that names none (another producer), every cross-document pair of values that
+    differ."""
     pairs: dict[tuple[str, DocPair], str] = {}
     for d in disagreements or []:
         facet, kind = _get(d, "facet"), _get(d, "kind") or "disagreement"
-        values = [(_get(v, "doc_id"), str(_get(v, "value", "")).strip().lower()) for v in _get(d, "values") or []]
-        for (da, va), (db, vb) in itertools.combinations(values, 2):
-            if da and db and da != db and va != vb:
+        named = [tuple(p) for p in _get(d, "pairs") or []]
+        if not named:
+            values = [(_get(v, "doc_id"), str(_get(v, "value", "")).strip().lower()) for v in _get(d, "values") or []]
+            named = [(da, db) for (da, va), (db, vb) in itertools.combinations(values, 2) if va != vb]
+        for da, db in named:
+            if da and db and da != db:
                 pairs.setdefault((facet, frozenset((da, db))), kind)
     return pairs
 

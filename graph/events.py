@@ -56,4 +56,5 @@ def disagreement_entry(item) -> dict:
     """One typed disagreement: facet, intervention, kind and each document's value."""
     return {"kind": item.kind, "facet": item.facet, "intervention": item.intervention,
             "values": [{"doc_id": v.doc_id, "org": v.org, "value": v.value, "strength": v.strength}
-                       for v in item.values]}
+                       for v in item.values],
+            "pairs": [list(p) for p in item.pairs]}

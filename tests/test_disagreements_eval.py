@@ -171,6 +171,13 @@ def test_predicted_pairs_are_cross_doc_pairs_with_different_values():
                      ("start_age", frozenset({B, C})): "disagreement"}
 
 
+def test_predicted_pairs_are_the_pairs_a_disagreement_names_when_it_names_them():
+    row = _dis("action", (A, "recommend (ages 45-49)"), (B, "recommend (ages 45-75)"), (C, "discourage"))
+    row["pairs"] = [(A, C), (B, C)]  # A and B differ in wording only
+    assert predicted_pairs([row]) == {("action", frozenset({A, C})): "disagreement",
+                                      ("action", frozenset({B, C})): "disagreement"}
+
+
 def test_perfect_frames_result(toy):
     result = {"disagreements": [_dis("start_age", (A, "40"), (B, "45")), _dis("interval", (A, "24"), (C, "12")),
                                 _dis("start_age", (D, "50"), (A, "40"), kind="change")]}

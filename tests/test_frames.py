@@ -9,6 +9,7 @@ import json
 import pytest
 
 from clinrag.documents import load_documents
+from clinrag.evidence_text import disagreement_line
 from clinrag.evals.frames import GOALS, evaluate_frames
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.frames.extract import document_frames, extract_frames
@@ -57,20 +58,60 @@ def corpus_conflicts():
     return find_conflicts(frames)
 
 
-def _find(conflicts, kind, facet, intervention):
-    found = [d for d in conflicts if (d.kind, d.facet, d.intervention) == (kind, facet, intervention)]
+def _find(conflicts, kind, facet, intervention, org=None):
+    found = [d for d in conflicts if (d.kind, d.facet, d.intervention) == (kind, facet, intervention)
+             and (org is None or d.values[0].org == org)]
     assert len(found) == 1, [(d.kind, d.facet, d.intervention) for d in conflicts]
     return {v.doc_id: v.value for v in found[0].values}
 
 
 def test_uspstf_breast_start_age_is_a_change(corpus_conflicts):
-    values = _find(corpus_conflicts, "change", "start_age", "screening mammography")
-    assert values == {"uspstf-breast-2016": "50", "uspstf-breast-2024": "40"}
+    values = _find(corpus_conflicts, "change", "start_age", "screening mammography", org="USPSTF")
+    assert values == {"uspstf-breast-2016": "50 (individual decision from 40)", "uspstf-breast-2024": "40"}
+
+
+def test_offer_from_40_beside_a_choice_at_40_to_49_starts_routinely_at_50(corpus_conflicts):
+    """ACOG 2017: "offer ... starting at age 40" and "may begin at ages 40 to 49 if the patient chooses, and
+    should begin no later than age 50"; ACOG 2024: "should begin screening mammography at age 40"."""
+    values = _find(corpus_conflicts, "change", "start_age", "screening mammography", org="ACOG")
+    assert values == {"acog-breast-2017": "50 (individual decision from 40)", "acog-breast-2024": "40"}
+
+
+def test_a_test_added_between_versions_is_an_action_change(corpus_conflicts):
+    values = _find(corpus_conflicts, "change", "action", "cervical cancer screening", org="USPSTF")
+    assert values == {
+        "uspstf-cervical-2012": "hrHPV testing not among its recommended tests for ages 30-65 (co-testing, cytology)",
+        "uspstf-cervical-2018": "recommend: hrHPV testing (ages 30-65)",
+    }
+
+
+def test_a_test_named_by_one_organization_only_is_not_a_disagreement():
+    topic = "cervical-cancer-screening"
+    frames = (extract_frames("A recommends high-risk HPV testing alone every 5 years for women aged 30 to 65.",
+                             doc_meta=_meta("a", "A", "2020-01-01", topic=topic))
+              + extract_frames("B recommends co-testing every 5 years for women aged 30 to 65.",
+                               doc_meta=_meta("b", "B", "2021-01-01", topic=topic)))
+    assert len(frames) == 2 and {f.test for f in frames} == {"hrHPV testing", "co-testing"}
+    assert [d for d in find_conflicts(frames) if d.facet == "action"] == []
+
+
+def test_a_row_names_only_the_pairs_that_conflict(corpus_conflicts):
+    """USPSTF and ACS both recommend colorectal screening at 45 to 49; each conflicts with ACP's "consider not
+    screening" there, not with each other, although their rows' wording differs."""
+    [row] = [d for d in corpus_conflicts if (d.kind, d.facet, d.intervention)
+             == ("disagreement", "action", "colorectal cancer screening")]
+    assert {v.doc_id for v in row.values} == {"acs-crc-2018", "uspstf-crc-2021", "acp-crc-2023"}
+    assert row.pairs == [("acp-crc-2023", "acs-crc-2018"), ("acp-crc-2023", "uspstf-crc-2021")]
+    assert disagreement_line(row).endswith(" (in conflict: ACP with ACS, ACP with USPSTF)")
+    [start] = [d for d in corpus_conflicts if (d.kind, d.facet, d.intervention)
+               == ("disagreement", "start_age", "colorectal cancer screening")]
+    assert "in conflict" not in disagreement_line(start)  # every pair of different values conflicts
 
 
 def test_mammography_start_age_disagreement_lists_all_current_organizations(corpus_conflicts):
     values = _find(corpus_conflicts, "disagreement", "start_age", "screening mammography")
-    assert values == {"uspstf-breast-2024": "40", "acs-breast-2015": "45", "acr-breast-2021": "40",
+    assert values == {"uspstf-breast-2024": "40", "acs-breast-2015": "45 (individual decision from 40)",
+                      "acr-breast-2021": "40",
                       "acog-breast-2024": "40"}
 
 

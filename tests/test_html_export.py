@@ -114,7 +114,7 @@ def test_the_file_draws_the_map_offline_and_runs_no_injected_markup(result, corp
         assert {"ACS", "USPSTF", "ACOG", "ACR"} <= set(page.locator("svg.evmap text.org").all_text_contents())
         assert "superseded by uspstf-breast-2024" in page.locator("svg.evmap text.sup").all_text_contents()
         row = page.locator("#differ tbody tr", has=page.locator("th", has_text="Start age")).first
-        assert row.locator('td[data-label="ACS"] strong').all_text_contents() == ["45"]
+        assert row.locator('td[data-label="ACS"] strong').all_text_contents() == ["45 (individual decision from 40)"]
         assert page.evaluate("typeof window.__xss") == "undefined"
         assert XSS in page.locator("#asked").inner_text() and XSS in page.locator(".card h3").first.inner_text()
         assert page.locator("#results img").count() == 0

@@ -178,7 +178,7 @@ def test_answer_draws_lanes_disagreements_and_linked_citations(page_at):
     assert page.locator("svg.evmap line.version").count() >= 2  # versions joined
     # the disagreement table: the Start age row, ACS 45 against USPSTF 40
     row = page.locator("#differ tbody tr", has=page.locator("th", has_text="Start age")).first
-    assert row.locator('td[data-label="ACS"] strong').all_text_contents() == ["45"]
+    assert row.locator('td[data-label="ACS"] strong').all_text_contents() == ["45 (individual decision from 40)"]
     assert row.locator('td[data-label="USPSTF"] strong').all_text_contents() == ["40"]
     assert "grade B" in row.locator('td[data-label="USPSTF"]').inner_text()
     # citations in the answer are links that take the reader (and keyboard focus) to the card

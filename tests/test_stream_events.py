@@ -28,7 +28,7 @@ def test_answered_question_streams_scope_evidence_contradictions_support(graph):
     start = [d for d in contradictions["disagreements"] if d["facet"] == "start_age"]
     assert len(start) == 1 and start[0]["kind"] == "disagreement"
     values = {v["org"]: v["value"] for v in start[0]["values"]}
-    assert values["ACS"] == "45" and values["USPSTF"] == "40"
+    assert values["ACS"] == "45 (individual decision from 40)" and values["USPSTF"] == "40"
     # no NLI flag between a recommendation sentence and an unrelated one ("does not recommend clinical breast
     # examination" vs "the ACR issued ... in 2021" was flagged at 0.79 before frames took recommendation sentences)
     assert not any("clinical breast examination" in e["sentence_a"] + e["sentence_b"]

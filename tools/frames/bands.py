@@ -20,20 +20,54 @@ def general(frame: Frame) -> bool:
     return not frame.population.conditions and frame.population.risk in (None, "average")
 
 
+def _decision_bands(frames: list[Frame]) -> list[tuple[int, int]]:
+    """Closed age bands a document leaves to an individual decision ("may begin at ages 40 to 49 if the patient
+    chooses")."""
+    return [
+        (f.population.age_min, f.population.age_max)
+        for f in frames
+        if f.action == "individual_decision"
+        and general(f)
+        and f.population.age_min is not None
+        and f.population.age_max is not None
+    ]
+
+
 def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
     """The lowest age at which one document recommends (or suggests/offers) the intervention routinely; for a
     document that recommends it to no one but leaves it to an individual decision from some age on (PSA-based
     screening: "the decision ... for men aged 55 to 69 is an individual one", "the discussion should start at age
-    50"), the lowest age of that decision, where screening starts being offered."""
+    50"), the lowest age of that decision, where screening starts being offered.
+
+    A recommendation that starts inside a closed band the same document leaves to an individual decision does
+    not start the routine band: "offer screening mammography starting at age 40" beside "may begin at ages 40 to
+    49 if the patient chooses, and should begin no later than age 50" starts routinely at 50 (the narrower,
+    closed band says what the open one means for those ages)."""
+    decided = _decision_bands(frames)
     for actions in (RECOMMEND_LIKE, {"individual_decision"}):
         cands = [
             (f.population.age_min, f)
             for f in frames
             if f.action in actions and general(f) and f.population.age_min is not None
         ]
+        if actions == RECOMMEND_LIKE:
+            cands = [(a, f) for a, f in cands if not any(lo <= a <= hi for lo, hi in decided)] or cands
         if cands:
             return min(cands, key=lambda t: t[0])
     return None
+
+
+def start_age_text(frames: list[Frame]) -> str | None:
+    """The start age as the document states it, with the band left to an individual decision before it:
+    "50 (individual decision from 40)"."""
+    start = start_age(frames)
+    if start is None:
+        return None
+    age, frame = start
+    if frame.action not in RECOMMEND_LIKE:
+        return str(age)
+    earlier = [lo for lo, hi in _decision_bands(frames) if lo < age <= hi + 1]
+    return f"{age} (individual decision from {min(earlier)})" if earlier else str(age)
 
 
 def _cap(frame: Frame, frames: list[Frame]) -> int | None:

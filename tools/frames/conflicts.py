@@ -171,12 +171,14 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
     for f in frames:
         docs[(f.doc_id, f.intervention)].append(f)
     groups: dict[tuple, dict[tuple, tuple[Frame, str]]] = defaultdict(dict)
+    pairs: dict[tuple, set[tuple[str, str]]] = defaultdict(set)
 
     def add(kind: str, facet: str, a: Frame, va: str, b: Frame, vb: str) -> None:
         org = tuple(sorted(org_key(a.org))) if kind == "change" else _era(kind, a, b)
         group = groups[(kind, facet, a.intervention, org)]
         group.setdefault((a.doc_id, va), (a, va))
         group.setdefault((b.doc_id, vb), (b, vb))
+        pairs[(kind, facet, a.intervention, org)].add(tuple(sorted((a.doc_id or "", b.doc_id or ""))))
 
     ordered = sorted(frames, key=lambda f: (f.issued or "", f.doc_id or ""))
     for i, a in enumerate(ordered):
@@ -186,8 +188,10 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
                 for facet, (va, vb) in _pair_values(a, b, docs).items():
                     add(kind, facet, a, va, b, vb)
     _document_facets(docs, add, replaced_on)
+    _test_options(docs, add)
     out = []
-    for (kind, facet, intervention, _), entries in groups.items():
+    for key, entries in groups.items():
+        kind, facet, intervention, _ = key
         values = sorted(entries.values(), key=lambda t: (t[0].issued or "", t[0].doc_id or ""))
         if len({v for _, v in values}) >= 2:
             out.append(
@@ -197,6 +201,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
                     intervention=intervention,
                     population=_population_text([f for f, _ in values], docs),
                     values=[_value(f, v) for f, v in values],
+                    pairs=sorted(pairs[key]),
                 )
             )
     return sorted(out, key=lambda d: (d.intervention, d.kind, d.facet))
@@ -209,6 +214,7 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
         if not intervention.endswith(_SCREENING_FACETS_SKIP):
             summaries[(doc_id, intervention)] = {
                 "start_age": bands.start_age(fs),
+                "start_age_text": bands.start_age_text(fs),
                 "stop_age": bands.stop_age(fs),
                 "eligibility": bands.criteria_map(fs),
             }
@@ -223,9 +229,43 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
                     (va, fa), (vb, fb) = sa[facet], sb[facet]
                     kind = _kind(fa, fb, replaced_on)
                     if kind and va != vb:
-                        add(kind, facet, fa, str(va), fb, str(vb))
+                        ta, tb = (sa["start_age_text"], sb["start_age_text"]) if facet == "start_age" else (va, vb)
+                        add(kind, facet, fa, str(ta), fb, str(tb))
             for key in sorted(set(sa["eligibility"]) & set(sb["eligibility"])):
                 (va, fa), (vb, fb) = sa["eligibility"][key], sb["eligibility"][key]
                 kind = _kind(fa, fb, replaced_on)
                 if kind and va != vb:
                     add(kind, "eligibility", fa, f"{key} {va}", fb, f"{key} {vb}")
+
+
+def _test_options(docs: dict[Any, list[Frame]], add: Any) -> None:
+    """Between versions of one organization, a test recommended for an age band where the other version
+    recommends other tests of the same intervention and says nothing of this one is an ``action`` change: an
+    option added or dropped (USPSTF cervical screening 2012 -> 2018 adds high-risk HPV testing alone from 30,
+    beside cytology and co-testing). Only between versions: that one organization's list of options changed is a
+    statement of its documents; that another organization names fewer tests is not a disagreement about any of
+    them."""
+    by_doc = {key: [f for f in fs if f.test and bands.general(f)] for key, fs in docs.items()}
+    for (doc_a, intervention), fa in by_doc.items():
+        for (doc_b, other), fb in by_doc.items():
+            if other != intervention or doc_a == doc_b or not fa or not fb or _kind(fa[0], fb[0]) != "change":
+                continue
+            for f in fa:
+                if f.action not in RECOMMEND_LIKE:
+                    continue
+                lo, hi = bands.band(f, docs[(doc_a, intervention)])
+
+                def overlaps(g: Frame) -> bool:
+                    glo, ghi = bands.band(g, docs[(doc_b, intervention)])
+                    return max(lo, glo) <= min(hi, ghi)
+
+                if any(g.test == f.test and overlaps(g) for g in fb):
+                    continue
+                listed = [g for g in fb if g.action in RECOMMEND_LIKE and overlaps(g)]
+                if listed:
+                    tests = ", ".join(sorted({g.test for g in listed if g.test}))
+                    add(
+                        "change", "action",
+                        f, f"{f.action}: {f.test} (ages {lo}-{hi})",
+                        listed[0], f"{f.test} not among its recommended tests for ages {lo}-{hi} ({tests})",
+                    )

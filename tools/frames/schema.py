@@ -126,3 +126,9 @@ class Disagreement(BaseModel):
     intervention: str
     population: str
     values: list[ConflictValue]
+    pairs: list[tuple[str, str]] = Field(
+        default_factory=list,
+        description="The document pairs whose frames conflict (doc_id pairs, each sorted). One row can list "
+        "documents that differ from a third but not from each other: USPSTF and ACS both recommend colorectal "
+        "screening at 45 to 49 and each conflicts with ACP's 'consider not screening' there, not with each other.",
+    )
