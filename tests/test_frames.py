@@ -9,8 +9,8 @@ import json
 import pytest
 
 from clinrag.documents import load_documents
-from clinrag.evidence_text import disagreement_line
 from clinrag.evals.frames import GOALS, evaluate_frames
+from clinrag.evidence_text import disagreement_line
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.frames.extract import document_frames, extract_frames
 
