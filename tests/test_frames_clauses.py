@@ -160,3 +160,17 @@ def test_a_coordinated_clause_with_its_own_action_word_and_ages_is_a_second_fram
     frames = extract_frames("Adults aged 50 to 75 should be screened and offered colonoscopy every 10 years.")
     assert [(f.test, f.action, f.population.age_min, f.interval_months.min) for f in frames] == [
         ("colonoscopy", "recommend", 50, 120)]
+
+
+def test_a_gapped_second_interval_takes_the_strength_stated_once_at_the_end():
+    frames = extract_frames("Women should have screening mammography every year from age 40 to 49 and every 2 years "
+                            "from age 50 onward (strong recommendation).")
+    assert [(f.population.age_min, f.population.age_max, f.interval_months.min, f.action, f.strength)
+            for f in frames] == [(40, 49, 12, "recommend", "strong"), (50, None, 24, "recommend", "strong")]
+
+
+def test_a_second_verb_whose_only_action_word_is_the_closing_strength_stays_in_the_clause():
+    frames = extract_frames("Women at average risk should start cervical screening at age 30 and have an HPV test "
+                            "every 5 years until age 60 (strong recommendation).")
+    assert [(f.test, f.population.age_min, f.population.age_max, f.interval_months.min, f.strength)
+            for f in frames] == [("hrHPV testing", 30, 60, 60, "strong")]

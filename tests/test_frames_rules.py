@@ -303,3 +303,44 @@ def test_supplemental_breast_imaging_is_named_before_the_mammogram_it_follows():
     f = one("Evidence is insufficient to assess supplemental breast imaging with MRI in women with dense breasts "
             "and a negative mammogram (grade I).")
     assert (f.intervention, f.action) == ("supplemental breast imaging", "insufficient_evidence")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "intervention", "test"),
+    [("Adjunctive breast MRI may be considered for women with dense breasts.", "supplemental breast imaging", None),
+     ("Clinicians should assess each woman's breast cancer risk from age 30.", "breast cancer risk assessment", None),
+     ("People aged 25 to 64 should have a screening test that looks for HPV every 5 years.",
+      "cervical cancer screening", "hrHPV testing")],
+)
+def test_named_in_other_words(sentence, intervention, test):
+    f = one(sentence)
+    assert (f.intervention, f.test, f.action) == (intervention, test, f.action)
+    assert f.action in ("recommend", "suggest_or_consider")
+
+
+def test_an_imperative_after_an_opening_phrase_is_a_recommendation():
+    f = one("In people with type 2 diabetes, offer a statin when the 10-year cardiovascular risk is 10% or more.")
+    assert (f.intervention, f.action) == ("statin", "recommend")
+    assert [(q.op, q.value, q.unit) for q in f.thresholds] == [(">=", "10", "%")]
+    f = one("Confirm hypertension when the daytime home average is 135/85 mmHg or higher.")
+    assert (f.intervention, f.action) == ("blood-pressure threshold", "recommend")
+    assert [(q.op, q.value) for q in f.thresholds] == [(">=", "135/85")]
+
+
+def test_treated_to_is_a_target_and_kdigo_grades_are_strengths():
+    f = one("We suggest that adults with diabetes be treated to a systolic blood pressure below 130 mm Hg (2C).")
+    assert (f.intervention, f.action, f.strength) == ("blood-pressure target", "suggest_or_consider", "2C")
+    assert [(q.op, q.value) for q in f.targets] == [("<", "130")]
+
+
+def test_a_threshold_and_a_goal_joined_by_and_should_are_two_frames():
+    frames = extract_frames("In adults 65 years and older, clinicians should start treatment when systolic blood "
+                            "pressure is 160 mm Hg or higher and should treat to a systolic goal below 140 mm Hg "
+                            "(strong recommendation).")
+    assert [(f.intervention, [(q.op, q.value) for q in f.thresholds + f.targets], f.strength) for f in frames] == [
+        ("blood-pressure threshold", [(">=", "160")], "strong"), ("blood-pressure target", [("<", "140")], "strong")]
+    assert all(f.population.age_min == 65 for f in frames)
+
+
+def test_is_indicated_is_a_recommendation():
+    assert one("A high-intensity statin is indicated for adults aged 40 to 75 with diabetes.").action == "recommend"

@@ -59,7 +59,8 @@ def clauses(sentence: str) -> list[str]:
         left, right = sentence[:cut].rstrip(" ,;"), sentence[cut:]
         own_modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in tok.children)
         own_words = sentence[tok.left_edge.idx : tok.right_edge.idx + len(tok.right_edge)]  # the verb's subtree
-        if not (own_modal or rules.action(own_words)) or not rules.action(left):
+        # a strength in parentheses at the end is the whole sentence's, not the second verb's own action word
+        if not (own_modal or rules.action(_unbracketed(own_words))) or not rules.action(left):
             continue
         named = lexicon.intervention(left), lexicon.intervention(right)  # "... DBT ..., and supplemental MRI should"
         graded = rules.strength(left), rules.strength(right)  # "... (grade B), and may selectively offer (grade C)"
@@ -68,11 +69,20 @@ def clauses(sentence: str) -> list[str]:
             return [left, right]
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
-        if rules.action(left) and not rules.action(right) and rules.age_spans(left) and rules.age_spans(right) and (
-            rules.interval_spans(right)
+        if rules.action(left) and not rules.action(_unbracketed(right)) and rules.age_spans(left) and (
+            rules.age_spans(right) and rules.interval_spans(right)
         ):
+            # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)": the
+            # strength stated once at the end is both parts'
+            trailing = re.search(r"\([^()]*\)\W*$", right)
+            if trailing and not rules.strength(left) and rules.strength(trailing.group(0)):
+                left = f"{left} {trailing.group(0).rstrip('. ')}"
             return [left, right]
     return [sentence]
+
+
+def _unbracketed(text: str) -> str:
+    return re.sub(r"\([^()]*\)", " ", text)
 
 
 def _stands_apart(parts: list[str]) -> bool:

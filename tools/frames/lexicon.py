@@ -19,13 +19,15 @@ SUPPLEMENTAL = "supplemental breast imaging"  # named in a sentence, it is what 
 INTERVENTIONS: tuple[tuple[str, str], ...] = (
     (
         SUPPLEMENTAL,
-        r"\bsupplemental (?:breast )?(?:screening|imaging|ultrasound|ultrasonography|MRI|magnetic resonance)",
+        r"\b(?:supplemental|adjunct(?:ive)?) (?:breast )?(?:screening|imaging|ultrasound|ultrasonography|MRI"
+        r"|magnetic resonance)",
     ),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
     (
         "breast cancer risk assessment",
-        r"\bbreast cancer risk assessment|\bbreast cancer risk (?:\w+ ){0,2}assessed|\bfamilial risk assessment",
+        r"\bbreast cancer risk assessment|\bbreast cancer risk (?:\w+ ){0,2}assessed|\bfamilial risk assessment"
+        r"|\bassess\w* (?:[\w'’]+ ){0,3}breast cancer risk",
     ),
     ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
     (
@@ -81,7 +83,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "hrHPV testing",
             r"\b(?:primary |high-risk |hr)?HPV(?: DNA)?(?: test(?:ing|s)?|-based (?:screening|testing))(?: alone)?"
-            r"|\btested for (?:high-risk )?HPV",
+            r"|\btested for (?:high-risk )?HPV|\btests? that (?:checks?|looks?|screens?) for (?:high-risk )?HPV",
         ),
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
     ),

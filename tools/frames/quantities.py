@@ -22,7 +22,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (rf"{_X}\s*{_UNITS}", "single"),
 )
 _TARGET_CUE = re.compile(
-    r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
+    r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL|\btreat(?:ed|ing)? to\b"
     r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:to|below|under)\b"
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
     r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below )?(?:below|under|less)\b"
@@ -127,11 +127,17 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     return thresholds, targets
 
 
+# where a coordinated verb phrase starts: "start therapy when systolic pressure is 150 mm Hg or higher and should
+# treat to a goal of less than 150 mm Hg"
+_NEXT_VERB = re.compile(r"\s(?:and|then)\s+(?=(?:should|must|may|then|treat|aim|lower|keep|target)\b)", re.I)
+
+
 def _segment(text: str, pos: int) -> str:
-    """The comma- or semicolon-delimited stretch of ``text`` around ``pos``."""
-    start = max(text.rfind(",", 0, pos), text.rfind(";", 0, pos)) + 1
-    ends = [i for i in (text.find(",", pos), text.find(";", pos)) if i >= 0]
-    return text[start : min(ends) if ends else len(text)]
+    """The stretch of ``text`` around ``pos`` delimited by commas, semicolons and coordinated verb phrases."""
+    cuts = [i for i, ch in enumerate(text) if ch in ",;"] + [m.start() for m in _NEXT_VERB.finditer(text)]
+    start = max((c for c in cuts if c < pos), default=-1) + 1
+    end = min((c for c in cuts if c >= pos), default=len(text))
+    return text[start:end]
 
 
 def _in_target(text: str, positions: list[int]) -> list[bool]:

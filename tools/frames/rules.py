@@ -158,6 +158,8 @@ _LOE = re.compile(
 )
 # "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)"
 _WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation|\((strong|weak) (?:for|against)\)", re.I)
+# KDIGO's grade, level 1 or 2 with the quality of evidence A-D, written "(1B)", "(2C)"
+_KDIGO = re.compile(r"\(([12][A-D])\)")
 # the evidence grading that follows the strength word: "(weak recommendation, low-quality evidence)" (GRADE as ACP
 # states it), "(conditional recommendation, low certainty)"
 _QUALITY = re.compile(
@@ -167,7 +169,8 @@ _QUALITY = re.compile(
 
 def strength(text: str) -> str | None:
     """Stated strength, as stated with normalized case: "grade B", "class III, harm", "level of evidence B-R" (or
-    "LOE B-R" where the text abbreviates it), "strong", "weak; low-quality evidence"; parts are joined with "; "."""
+    "LOE B-R" where the text abbreviates it), "strong", "weak; low-quality evidence", KDIGO's "2B"; parts are
+    joined with "; "."""
     parts = []
     if m := _GRADE.search(text):
         parts.append(f"grade {_grade_letter(m)}")
@@ -182,6 +185,8 @@ def strength(text: str) -> str | None:
         parts.append((m.group(1) or m.group(2)).lower())
         if m.group(1) and (q := _QUALITY.search(text, m.end() - len("recommendation"))):
             parts.append(q.group(1).lower())
+    if m := _KDIGO.search(text):
+        parts.append(m.group(1))
     return "; ".join(parts) or None
 
 
@@ -241,9 +246,10 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "recommend",
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
-        r"|\bbegins? at\b|\bqualify\b|\b(?:is|are) appropriate\b|\b(?:will|'ll) be invited\b|\baims? to\b"
-        r"|^\W*(?:Screen|Initiate|Start|Offer|Begin|Use"
-        r"|Treat)\b",
+        r"|\bbegins? at\b|\bqualify\b|\b(?:is|are) (?:appropriate|indicated)\b|\b(?:will|'ll) be invited\b|\baims? to\b"
+        # an imperative opens the sentence, or follows an opening phrase ("For primary prevention, offer ...")
+        r"|^\W*(?:(?:for|in|among|if|when)\b[^,;]{0,80},\s*)?(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm"
+        r"|Diagnose)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
