@@ -174,3 +174,27 @@ def test_a_second_verb_whose_only_action_word_is_the_closing_strength_stays_in_t
                             "every 5 years until age 60 (strong recommendation).")
     assert [(f.test, f.population.age_min, f.population.age_max, f.interval_months.min, f.strength)
             for f in frames] == [("hrHPV testing", 30, 60, 60, "strong")]
+
+
+def test_an_interval_followed_by_with_belongs_to_the_tests_after_it():
+    frames = extract_frames("For women aged 30 to 65, screen every 5 years with HPV testing alone or with co-testing, "
+                            "or every 3 years with cytology alone (grade A).")
+    assert sorted((f.test, f.interval_months.min) for f in frames) == [
+        ("co-testing", 60), ("cytology", 36), ("hrHPV testing", 60)]
+
+
+def test_populations_joined_by_nor():
+    frames = extract_frames("Cervical screening is not recommended for women younger than 21, nor for women over 65 "
+                            "who have had adequate prior screening (grade D).")
+    assert [(f.population.age_min, f.population.age_max, f.population.conditions, f.action) for f in frames] == [
+        (None, 20, [], "recommend_against"), (66, None, ["adequate prior screening"], "recommend_against")]
+
+
+def test_a_part_for_a_subgroup_of_its_own_stands_apart_and_takes_no_ages():
+    frames = extract_frames("If you're aged 25 to 49 you'll be invited for cervical screening every 3 years, and "
+                            "between 50 and 64 every 5 years; if you have had a total hysterectomy you won't need "
+                            "screening at all.")
+    assert [(f.population.age_min, f.population.age_max, f.population.conditions, f.action,
+             f.interval_months.min if f.interval_months else None) for f in frames] == [
+        (25, 49, [], "recommend", 36), (50, 64, [], "recommend", 60),
+        (None, None, ["hysterectomy"], "discourage", None)]

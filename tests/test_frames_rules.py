@@ -344,3 +344,31 @@ def test_a_threshold_and_a_goal_joined_by_and_should_are_two_frames():
 
 def test_is_indicated_is_a_recommendation():
     assert one("A high-intensity statin is indicated for adults aged 40 to 75 with diabetes.").action == "recommend"
+
+
+def test_ages_by_decade_word_and_between_without_years():
+    f = one("Consider tomosynthesis for women in their forties.")
+    assert (f.intervention, f.population.age_min, f.population.age_max) == ("digital breast tomosynthesis", 40, 49)
+    f = one("People between 50 and 74 should do a bowel cancer screening test every 2 years.")
+    assert (f.intervention, f.population.age_min, f.population.age_max) == ("colorectal cancer screening", 50, 74)
+    # a value between two numbers with a unit is not an age band
+    f = one("Adults with hypertension should be treated to a systolic pressure between 120 and 129 mm Hg.")
+    assert (f.population.age_min, f.population.age_max) == (None, None)
+
+
+def test_estimating_breast_cancer_risk_and_wont_need_screening():
+    f = one("GPs should estimate each woman's breast cancer risk from age 30 and review it every 3 to 5 years.")
+    assert (f.intervention, f.population.age_min, f.interval_months.min, f.interval_months.max) == (
+        "breast cancer risk assessment", 30, 36, 60)
+    f = one("After a total hysterectomy you won't need cervical screening.")
+    assert (f.action, f.population.conditions) == ("discourage", ["hysterectomy"])
+
+
+def test_reaching_a_value_is_a_target_but_a_pressure_that_reaches_one_is_a_threshold():
+    f = one("In adults with type 2 diabetes, help the person to reach an HbA1c level below 53 mmol/mol.")
+    assert (f.intervention, f.action, [(q.op, q.value, q.unit) for q in f.targets]) == (
+        "A1C target", "recommend", [("<", "53", "mmol/mol")])
+    f = one("Start drug treatment for adults aged 60 or older once systolic blood pressure reaches 150 mm Hg.")
+    assert (f.intervention, f.targets) == ("blood-pressure threshold", [])
+    f = one("Systolic blood pressure should be lowered into a range of 130 to 139 mm Hg in adults aged 65 or older.")
+    assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "130-139")])

@@ -21,10 +21,10 @@ _POP_HEAD = re.compile(
     r"|nursing home residents)\b",
     re.I,
 )
-_SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
+SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
 # a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
 # older", "... from age 25 to 39 and annually from age 40" (no verb of its own: it takes the first clause's action)
-_GAPPED = re.compile(r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in)\b)", re.I)
+_GAPPED = re.compile(r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in|between)\b)", re.I)
 
 
 def nlp() -> Any:
@@ -45,7 +45,7 @@ def clauses(sentence: str) -> list[str]:
     for separator in (r";", r",?\s+(?=(?:while|whereas)\b)", r",?\s+and (?=that\b)"):
         parts = [p.strip() for p in re.split(separator, sentence)]
         if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
-            return parts
+            return [q for p in parts for q in (_gapped(p) or [p])]
     doc = nlp()(sentence)
     for tok in doc:
         if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
@@ -67,6 +67,12 @@ def clauses(sentence: str) -> list[str]:
         if (rules.age_spans(left) and rules.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]):
             return [left, right]
+    return _gapped(sentence) or [sentence]
+
+
+def _gapped(sentence: str) -> list[str] | None:
+    """A first recommendation and a gapped second one without a verb of its own, other ages and an interval of its
+    own ("... every 3 years, and between 50 and 64 every 5 years"); None when the sentence has no such part."""
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
         if rules.action(left) and not rules.action(_unbracketed(right)) and rules.age_spans(left) and (
@@ -78,7 +84,7 @@ def clauses(sentence: str) -> list[str]:
             if trailing and not rules.strength(left) and rules.strength(trailing.group(0)):
                 left = f"{left} {trailing.group(0).rstrip('. ')}"
             return [left, right]
-    return [sentence]
+    return None
 
 
 def _unbracketed(text: str) -> str:
@@ -87,12 +93,17 @@ def _unbracketed(text: str) -> str:
 
 def _stands_apart(parts: list[str]) -> bool:
     """Each part is a recommendation of its own: it states ages, refers to "the same age", states its own strength,
-    or names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used")."""
+    names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used") or a subgroup
+    the other parts do not ("...; if you have had a total hysterectomy you won't need screening")."""
     intervention = lexicon.intervention(" ".join(parts))
     tests = [{t for *_, t in lexicon.tests(p, intervention)} if intervention else set() for p in parts]
+    groups = [{label for label, pattern in lexicon.CONDITIONS if re.search(pattern, p, re.I)} for p in parts]
+
+    def own(found: list[set[str]], i: int) -> bool:
+        return bool(found[i]) and not any(found[i] <= found[j] for j in range(len(parts)) if j != i)
+
     return all(
-        rules.age_spans(p) or _SAME_AGES.search(p) or rules.strength(p)
-        or (tests[i] and not any(tests[i] <= tests[j] for j in range(len(parts)) if j != i))
+        rules.age_spans(p) or SAME_AGES.search(p) or rules.strength(p) or own(tests, i) or own(groups, i)
         for i, p in enumerate(parts)
     )
 
@@ -102,7 +113,7 @@ def population_segments(text: str) -> list[str]:
     heads = list(_POP_HEAD.finditer(text))
     chain = [heads[0]] if heads else []
     for h in heads[1:]:
-        if re.search(r"(?:,|\band|\bor)\s*$", text[chain[-1].end() : h.start()]):
+        if re.search(r"(?:,|\band|\bor|\bnor)\s*$", text[chain[-1].end() : h.start()]):
             chain.append(h)
         elif len(chain) < 2:
             chain = [h]
@@ -112,7 +123,7 @@ def population_segments(text: str) -> list[str]:
     end = chain[-1].end() + tail.start() if tail else len(text)
     prefix, suffix = text[: chain[0].start()], text[end:]
     bounds = [h.start() for h in chain] + [end]
-    segs = [re.sub(r"(?:,|\s)*(?:\band|\bor)?\s*$", "", text[a:b]) for a, b in zip(bounds, bounds[1:])]
+    segs = [re.sub(r"(?:,|\s)*(?:\band|\bor|\bnor)?\s*$", "", text[a:b]) for a, b in zip(bounds, bounds[1:])]
     return [f"{prefix}{seg} {suffix}".strip() for seg in segs]
 
 

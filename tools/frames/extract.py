@@ -18,7 +18,7 @@ from itertools import product
 from typing import Any
 
 from clinrag.tools.frames import lexicon, rules
-from clinrag.tools.frames.clauses import alternative_conditions, clauses, population_segments
+from clinrag.tools.frames.clauses import SAME_AGES, alternative_conditions, clauses, population_segments
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.schema import Frame, FrameContext, Interval, Population
 
@@ -35,15 +35,22 @@ _RISK = (
 
 def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interval | None]]:
     """(test, interval) per option. Enumerated tests are split only when at least two carry their own interval:
-    "every N" intervals belong to the test before them, adjectives ("annual FIT") to the test right after."""
+    "every N" intervals belong to the test before them, adjectives ("annual FIT") to the test right after, and an
+    interval followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or
+    with co-testing, or every 3 years with cytology")."""
     tests = lexicon.tests(text, intervention)
     ivs = rules.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))
     if len(labels) >= 2 and len(ivs) >= 2:
         owned: dict[str, list[Interval]] = {}
-        for s, e, iv, where in ivs:
+        for k, (s, e, iv, where) in enumerate(ivs):
             before = [t for t in tests if t[1] <= s]
             after = [t for t in tests if t[0] >= e]
+            if re.match(r"\s+(?:with|using|by)\b", text[e:]) and after:
+                until = ivs[k + 1][0] if k + 1 < len(ivs) else len(text)
+                for t in [t for t in after if t[1] <= until] or after[:1]:
+                    owned.setdefault(t[2], []).append(iv)
+                continue
             if where == "pre" and after and after[0][0] - e <= 25:
                 owner = after[0]
             else:
@@ -146,7 +153,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
             pops = [_population(text, context)]
-            if same_people and pops[0].age_min is None and pops[0].age_max is None:  # states no ages of its own
+            # states no ages and no subgroup of its own ("; if you have had a hysterectomy ..." is other people)
+            if same_people and pops[0].age_min is None and pops[0].age_max is None and (
+                not pops[0].conditions or SAME_AGES.search(text)
+            ):
                 pops = [pops[0].model_copy(update=dict(zip(("age_min", "age_max"), previous_ages)))]
             previous_ages = (pops[0].age_min, pops[0].age_max)
             if _ANAPHORA.search(text) and context and context.previous:

@@ -27,12 +27,12 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     (
         "breast cancer risk assessment",
         r"\bbreast cancer risk assessment|\bbreast cancer risk (?:\w+ ){0,2}assessed|\bfamilial risk assessment"
-        r"|\bassess\w* (?:[\w'’]+ ){0,3}breast cancer risk",
+        r"|\b(?:assess|estimat|evaluat|calculat)\w* (?:[\w'’]+ ){0,3}breast cancer risk",
     ),
     ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
     (
         "colorectal cancer screening",
-        r"\bcolorectal cancer|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
+        r"\bcolorectal cancer|\bbowel cancer|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
         r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical",
     ),
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),

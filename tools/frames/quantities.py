@@ -23,10 +23,12 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 )
 _TARGET_CUE = re.compile(
     r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL|\btreat(?:ed|ing)? to\b"
+    r"|\bto (?:reach|achieve|attain)\b|\bachiev\w*|\battain\w*"
     r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:to|below|under)\b"
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
     r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below )?(?:below|under|less)\b"
-    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,3}to (?:a range of|between|within)\b",  # "lowering SBP to a range of 130-139"
+    # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139"
+    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|between|within)\b",
     re.I,
 )
 _BP_CATEGORY = re.compile(r"(normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)", re.I)

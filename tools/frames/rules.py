@@ -15,11 +15,19 @@ from clinrag.tools.frames.schema import Interval
 
 _NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
 _NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"
+_DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
+                 "eighties": 80}
+_DECADES = "(" + "|".join(_DECADE_WORDS) + ")"
 _NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|\.\d|pack|years? (?:since|ago)))"  # a BP value, a percent, pack-years...
 
 
 def _n(text: str) -> int:
     return _NUM_WORDS.get(text.lower(), 0) or int(text)
+
+
+def _age(text: str) -> int:
+    """An age as digits or as a decade word ("forties" -> 40)."""
+    return _DECADE_WORDS.get(text.lower(), 0) or int(text)
 
 
 # (regex, kind); kinds: range (g1-g2), min (g1), gt (g1+1), lt (g1-1), max (g1), at (start cue -> min, else g1-g1)
@@ -28,6 +36,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
      "range"),
     (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
     (r"\bbetween (\d{2}) and (\d{2,3}) years\b", "range"),
+    (r"\bbetween (\d{2}) and (\d{2,3})\b" + _NOT_AGE_AFTER, "range"),  # "and between 50 and 64 every 5 years"
     (r"\b(?:aged?|ages)\s+(\d{2})\s*(?:to|-|–|through|and)\s*(\d{2,3})\b(?:\s*years)?", "range"),
     (r"\b(?:you're|you are|they're|they are)\s+(\d{2})\s*(?:to|-|–)\s*(\d{2,3})\b", "range"),  # "if you're 50 to 64"
     (r"\b(?:you're|you are|they're|they are|aged?) between (\d{2}) and (\d{2,3})\b", "range"),
@@ -48,6 +57,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(?:≥|>=)\s*(\d{2,3})\s*(?:years?|y)\b", "min"),  # "patients ≥ 60 years old", "≥ 40 years of age"
     (r"(?:≤|<=)\s*(\d{2,3})\s*(?:years?|y)\b", "max"),
     (r"\bin (?:their|your|the) (\d0)s(?:\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),  # "in their 40s and 50s"
+    (rf"\bin (?:their|your|the) {_DECADES}(?:\s*(?:and|or|to|through)\s*{_DECADES})?", "decade"),  # "in their forties"
     (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
     (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
     (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
@@ -71,7 +81,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
                 _PURPOSE_BEFORE.search(preceding)
             ):
                 continue
-            a = int(m.group(1))
+            a = _age(m.group(1))
             if not 10 <= a <= 120:
                 continue
             lo_hi = {
@@ -81,7 +91,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
                 "lt": (None, a - 1),
                 "max": (None, a),
                 "at": (a, None) if start_cue else (a, a),
-                "decade": (a, (int(m.group(2)) if m.lastindex and m.lastindex > 1 else a) + 9),
+                "decade": (a, (_age(m.group(2)) if m.lastindex and m.lastindex > 1 else a) + 9),
             }[kind]
             taken.append((m.start(), m.end()))
             spans.append((m.start(), m.end(), *lo_hi))
@@ -218,7 +228,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "discourage",
         r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease)\b"
         r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b"
-        r"|\b(?:do|does) not need to\b",
+        r"|\b(?:do|does|will) not need\b|\b(?:don't|doesn't|won't) need\b",
     ),
     (
         "recommend_against",
@@ -249,7 +259,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bbegins? at\b|\bqualify\b|\b(?:is|are) (?:appropriate|indicated)\b|\b(?:will|'ll) be invited\b|\baims? to\b"
         # an imperative opens the sentence, or follows an opening phrase ("For primary prevention, offer ...")
         r"|^\W*(?:(?:for|in|among|if|when)\b[^,;]{0,80},\s*)?(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm"
-        r"|Diagnose)\b",
+        r"|Diagnose|Help)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
