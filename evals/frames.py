@@ -140,7 +140,7 @@ def _tally(rows: list[dict[str, Any]], preds: dict[str, list[dict[str, Any]]]) -
     }
 
 
-HOLDOUT_BATCH = "o"
+HOLDOUT_BATCH = "p"
 """Written sentences of batch m were written, with their gold frames, by a separate session that read only the
 annotation guide ``evals/data/frames_gold.md`` (never the extractor's rules, its predictions or the other batches),
 and are scored with rules changed after them only where their first run showed a precision error the previous round

@@ -198,3 +198,33 @@ def test_a_part_for_a_subgroup_of_its_own_stands_apart_and_takes_no_ages():
              f.interval_months.min if f.interval_months else None) for f in frames] == [
         (25, 49, [], "recommend", 36), (50, 64, [], "recommend", 60),
         (None, None, ["hysterectomy"], "discourage", None)]
+
+
+def test_tests_joined_by_or_share_the_interval_after_them_unless_they_state_their_own():
+    frames = extract_frames("Recommended options are FIT every year, CT colonography or flexible sigmoidoscopy every "
+                            "five years, and colonoscopy every ten years for adults aged 50 to 75.")
+    assert sorted((f.test, f.interval_months.min) for f in frames) == [
+        ("CT colonography", 60), ("FIT", 12), ("colonoscopy", 120), ("flexible sigmoidoscopy", 60)]
+    frames = extract_frames("Adults aged 50 to 75 should have either an annual FIT or colonoscopy every 10 years.")
+    assert sorted((f.test, f.interval_months.min, f.interval_months.max) for f in frames) == [
+        ("FIT", 12, 12), ("colonoscopy", 120, 120)]
+
+
+def test_though_divides_a_part_after_a_semicolon():
+    frames = extract_frames("Women aged 21 to 29 should have cytology every 3 years; from age 30 to 65, screening "
+                            "should use HPV testing every 5 years, though co-testing every 5 years may be used "
+                            "instead.")
+    assert [(f.test, f.population.age_min, f.population.age_max, f.action) for f in frames] == [
+        ("cytology", 21, 29, "recommend"), ("hrHPV testing", 30, 65, "recommend"),
+        ("co-testing", 30, 65, "suggest_or_consider")]
+
+
+def test_parts_with_values_of_their_own_and_a_gapped_second_target():
+    frames = extract_frames("Support adults to keep HbA1c at or below 48 mmol/mol on diet alone; where a sulfonylurea "
+                            "is used, aim for 53 mmol/mol or below.")
+    assert [[(q.op, q.value) for q in f.targets] for f in frames] == [[("<=", "48")], [("<=", "53")]]
+    frames = extract_frames("For people under 80, aim for a clinic blood pressure below 140/90 mmHg, and for those "
+                            "aged 80 and over, below 150/90 mmHg.")
+    assert [(f.intervention, f.population.age_min, f.population.age_max, [(q.op, q.value) for q in f.targets])
+            for f in frames] == [("blood-pressure target", None, 79, [("<", "140/90")]),
+                                 ("blood-pressure target", 80, None, [("<", "150/90")])]

@@ -372,3 +372,28 @@ def test_reaching_a_value_is_a_target_but_a_pressure_that_reaches_one_is_a_thres
     assert (f.intervention, f.targets) == ("blood-pressure threshold", [])
     f = one("Systolic blood pressure should be lowered into a range of 130 to 139 mm Hg in adults aged 65 or older.")
     assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "130-139")])
+
+
+def test_ages_written_in_words():
+    f = one("People aged forty-five to seventy-four should do a faecal immunochemical test every two years.")
+    assert (f.population.age_min, f.population.age_max, f.test, f.interval_months.min) == (45, 74, "FIT", 24)
+
+
+def test_two_age_bands_that_do_not_meet_joined_by_or_are_two_populations():
+    frames = extract_frames("Clinicians should not screen men younger than 50 or aged 75 and over with PSA (grade D).")
+    assert [(f.population.age_min, f.population.age_max, f.action) for f in frames] == [
+        (None, 49, "recommend_against"), (75, None, "recommend_against")]
+
+
+def test_patient_wording_get_screened_and_ask_your_doctor():
+    assert one("If you are 50 to 74, get screened for bowel cancer every 2 years.").action == "recommend"
+    f = one("If your father or brother had prostate cancer, ask your doctor about starting PSA testing at 40.")
+    assert (f.action, f.population.age_min, f.population.criteria) == ("individual_decision", 40, ["family history"])
+
+
+def test_comparators_at_or_below_and_reaches():
+    f = one("NICE: support adults with type 2 diabetes to keep their HbA1c at or below 48 mmol/mol.")
+    assert (f.intervention, f.action, [(q.op, q.value) for q in f.targets]) == (
+        "A1C target", "recommend", [("<=", "48")])
+    f = one("Drug treatment is recommended for adults aged 65 and over once blood pressure reaches 140/90 mm Hg.")
+    assert [(q.op, q.value) for q in f.thresholds] == [(">=", "140/90")]

@@ -14,10 +14,11 @@ import re
 from typing import Any
 
 from clinrag.tools.frames import lexicon, rules
+from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
 _POP_HEAD = re.compile(
-    r"\b(?:in|for|to|among)\s+(?:all\s+)?(?:women|men|adults|people|persons|patients|individuals"
+    r"\b(?:in|for|to|among)\s+(?:all\s+)?(?:women|men|adults|people|persons|patients|individuals|those"
     r"|nursing home residents)\b",
     re.I,
 )
@@ -42,10 +43,10 @@ def clauses(sentence: str) -> list[str]:
     its own action word ("and is discouraged"), when the two sides state different ages, interventions or
     strengths, so that "should be screened and offered ..." stays one clause; else (3) before a gapped second
     recommendation without a verb ("... every 1 to 3 years to women 25 to 39, and annually to those 40 and older")."""
-    for separator in (r";", r",?\s+(?=(?:while|whereas)\b)", r",?\s+and (?=that\b)"):
+    for separator in (r";", r",?\s+(?=(?:while|whereas|though|although)\b)", r",?\s+and (?=that\b)"):
         parts = [p.strip() for p in re.split(separator, sentence)]
         if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
-            return [q for p in parts for q in (_gapped(p) or [p])]
+            return [q for p in parts for q in clauses(p)]  # a part can divide again ("...; ..., though ...")
     doc = nlp()(sentence)
     for tok in doc:
         if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
@@ -71,12 +72,13 @@ def clauses(sentence: str) -> list[str]:
 
 
 def _gapped(sentence: str) -> list[str] | None:
-    """A first recommendation and a gapped second one without a verb of its own, other ages and an interval of its
-    own ("... every 3 years, and between 50 and 64 every 5 years"); None when the sentence has no such part."""
+    """A first recommendation and a gapped second one without a verb of its own, other ages and an interval or a
+    value of its own ("... every 3 years, and between 50 and 64 every 5 years", "aim for below 140/90 mmHg, and for
+    those aged 80 and over, below 150/90 mmHg"); None when the sentence has no such part."""
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
         if rules.action(left) and not rules.action(_unbracketed(right)) and rules.age_spans(left) and (
-            rules.age_spans(right) and rules.interval_spans(right)
+            rules.age_spans(right) and (rules.interval_spans(right) or any(quantities(right)))
         ):
             # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)": the
             # strength stated once at the end is both parts'
@@ -88,22 +90,26 @@ def _gapped(sentence: str) -> list[str] | None:
 
 
 def _unbracketed(text: str) -> str:
-    return re.sub(r"\([^()]*\)", " ", text)
+    """The text without its parentheticals (one left open at the end, as a verb's subtree can end, included)."""
+    return re.sub(r"\([^()]*(?:\)|$)", " ", text)
 
 
 def _stands_apart(parts: list[str]) -> bool:
     """Each part is a recommendation of its own: it states ages, refers to "the same age", states its own strength,
-    names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used") or a subgroup
-    the other parts do not ("...; if you have had a total hysterectomy you won't need screening")."""
+    names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used"), a subgroup
+    the other parts do not ("...; if you have had a total hysterectomy you won't need screening") or values the
+    other parts do not ("keep HbA1c at or below 48 mmol/mol; where ..., aim for 53 mmol/mol or below")."""
     intervention = lexicon.intervention(" ".join(parts))
     tests = [{t for *_, t in lexicon.tests(p, intervention)} if intervention else set() for p in parts]
     groups = [{label for label, pattern in lexicon.CONDITIONS if re.search(pattern, p, re.I)} for p in parts]
+    values = [{q.key() for qs in quantities(p) for q in qs} for p in parts]
 
     def own(found: list[set[str]], i: int) -> bool:
         return bool(found[i]) and not any(found[i] <= found[j] for j in range(len(parts)) if j != i)
 
     return all(
         rules.age_spans(p) or SAME_AGES.search(p) or rules.strength(p) or own(tests, i) or own(groups, i)
+        or own(values, i)
         for i, p in enumerate(parts)
     )
 

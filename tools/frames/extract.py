@@ -35,9 +35,10 @@ _RISK = (
 
 def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interval | None]]:
     """(test, interval) per option. Enumerated tests are split only when at least two carry their own interval:
-    "every N" intervals belong to the test before them, adjectives ("annual FIT") to the test right after, and an
-    interval followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or
-    with co-testing, or every 3 years with cytology")."""
+    "every N" intervals belong to the test before them (and to tests joined to it by "or": "CT colonography or
+    flexible sigmoidoscopy every five years"), adjectives ("annual FIT") to the test right after, and an interval
+    followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or with
+    co-testing, or every 3 years with cytology")."""
     tests = lexicon.tests(text, intervention)
     ivs = rules.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))
@@ -57,6 +58,15 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
                 owner = before[-1] if before else (after[0] if after else None)
             if owner:
                 owned.setdefault(owner[2], []).append(iv)
+            # "CT colonography or flexible sigmoidoscopy every five years": tests joined by "or" share it
+            chain = before[:-1] if owner is not None and before and owner is before[-1] else []
+            joined = owner
+            for t in reversed(chain):  # (a test with an interval of its own, "annual FIT or ...", keeps it)
+                if joined is None or t[2] in owned or not re.fullmatch(r"\s*(?:,|or|and|,\s*or)\s*",
+                                                                        text[t[1] : joined[0]]):
+                    break
+                owned.setdefault(t[2], []).append(iv)
+                joined = t
         if len(owned) >= 2:
             return [(label, rules.span_interval(owned[label])) for label in labels if label in owned]
     return [(labels[0] if labels else None, rules.span_interval([iv for *_, iv, _ in ivs]))]
@@ -142,17 +152,24 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
         if intervention is None:
             continue
         for text in (alt for seg in population_segments(clause) for alt in alternative_conditions(seg)):
-            act = rules.action(text) or (whole_action if len(parts) == 1 else inherited_action)
+            own_action = rules.action(text)
+            act = own_action or (whole_action if len(parts) == 1 else inherited_action)
             if act is None:
                 continue
             inherited_action = act
             thresholds, targets = quantities(text)
+            # a gapped part repeats the verb before it: "aim for below 140/90 mmHg, and for those aged 80 and over,
+            # below 150/90 mmHg" states a second target
+            if own_action is None and frames and frames[-1].targets and not frames[-1].thresholds and not targets:
+                thresholds, targets = [], thresholds
             if _DEFINITION.search(text) and not (thresholds or targets):
                 continue  # "dense breast tissue is defined as ...": a definition states a value or nothing
             name = intervention
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
             pops = [_population(text, context)]
+            if alternatives := rules.age_alternatives(text):
+                pops = [pops[0].model_copy(update={"age_min": lo, "age_max": hi}) for lo, hi in alternatives]
             # states no ages and no subgroup of its own ("; if you have had a hysterectomy ..." is other people)
             if same_people and pops[0].age_min is None and pops[0].age_max is None and (
                 not pops[0].conditions or SAME_AGES.search(text)

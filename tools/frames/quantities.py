@@ -26,7 +26,8 @@ _TARGET_CUE = re.compile(
     r"|\bto (?:reach|achieve|attain)\b|\bachiev\w*|\battain\w*"
     r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:to|below|under)\b"
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
-    r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below )?(?:below|under|less)\b"
+    r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below |at or )?"
+    r"(?:below|under|less)\b"
     # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139"
     r"|\b(?:lower|reduc)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|between|within)\b",
     re.I,
@@ -49,13 +50,15 @@ def _op(before: str, after: str) -> str:
     # "48 mmol/mol (6.5%) or below": the comparator after a restatement in parentheses is the limit's own
     after = re.sub(r"^\s*\([^()]*\)", "", after)
     before, after = before[-30:].lower(), after[:25].lower()
+    if re.search(r"(?:at or below|at most|≤|<=)\s*$", before):
+        return "<="
     if re.search(r"(?:under|below|less than|lower than|<)\s*$", before):
         return "<"
     if re.search(r"(?:at least|at or above|≥|>=)\s*$", before) or re.match(
         r"\s*(?:or (?:higher|more|greater|above)|\+)", after
     ):
         return ">="
-    if re.search(r"(?:begins? at|starts? at)\s*$", before):
+    if re.search(r"(?:begins? at|starts? at|reach(?:es)?|reached)\s*$", before):
         return ">="
     if re.search(r"(?:over|above|more than|greater than|>)\s*$", before):
         return ">"

@@ -25,6 +25,16 @@ def _n(text: str) -> int:
     return _NUM_WORDS.get(text.lower(), 0) or int(text)
 
 
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b", re.I)
+
+
+def _digits(text: str) -> str:
+    """Numbers from 20 to 99 written in words as digits ("forty-five to fifty-four" -> "45 to 54")."""
+    return _SPELLED.sub(lambda m: str(_TENS[m.group(1).lower()] + _UNITS.get((m.group(2) or "").lower(), 0)), text)
+
+
 def _age(text: str) -> int:
     """An age as digits or as a decade word ("forties" -> 40)."""
     return _DECADE_WORDS.get(text.lower(), 0) or int(text)
@@ -50,6 +60,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
     (r"\bno later than age (\d{2,3})\b", "min"),
     (r"\b(?:starting|beginning) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
+    # "starting PSA testing at 45"
+    (r"\b(?:starting|beginning) (?:[\w-]+ ){1,3}at (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),
     (r"\b(?:aged?|ages)\s*(?:≥|>=)\s*(\d{2,3})\b", "min"),
     (r"\b(?:aged?|ages)\s*>\s*(\d{2,3})\b", "gt"),
     (r"\b(?:aged?|ages)\s*(?:≤|<=)\s*(\d{2,3})\b", "max"),
@@ -70,7 +82,9 @@ _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", r
 
 
 def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
-    """Every age expression as (start, end, age_min, age_max), earlier patterns claiming their text first."""
+    """Every age expression as (start, end, age_min, age_max), earlier patterns claiming their text first (ages
+    written in words are read as digits; positions are then those of the digit form)."""
+    text = _digits(text)
     taken: list[tuple[int, int]] = []
     spans = []
     start_cue = bool(_START_CUE.search(text))
@@ -108,6 +122,22 @@ def age_bounds(text: str) -> tuple[int | None, int | None]:
     if lo is not None and hi is not None and lo > hi:
         return spans[0][2], spans[0][3]
     return lo, hi
+
+
+_ALTERNATIVE = re.compile(
+    r"\s*,?\s*or\s+(?:(?:in|for)\s+)?(?:(?:men|women|adults|people|those)\s+)?(?:aged?\s+)?", re.I
+)
+
+
+def age_alternatives(text: str) -> list[tuple[int | None, int | None]] | None:
+    """Two age bands that do not meet, joined by "or" ("men younger than 55 or aged 70 and over"): two populations
+    (:func:`age_bounds` would intersect them); None otherwise."""
+    spans = age_spans(text)
+    if len(spans) != 2:
+        return None
+    (_, e1, lo1, hi1), (s2, _, lo2, hi2) = spans
+    apart = (hi1 is not None and lo2 is not None and hi1 < lo2) or (hi2 is not None and lo1 is not None and hi2 < lo1)
+    return [(lo1, hi1), (lo2, hi2)] if apart and _ALTERNATIVE.fullmatch(_digits(text)[e1:s2]) else None
 
 
 # (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the
@@ -244,6 +274,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
         r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
+        r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
         r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
         r"(?:whether\b|(?:the )?(?:possible )?benefits and harms)|\bbefore deciding whether\b",
     ),
@@ -256,10 +287,12 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "recommend",
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
-        r"|\bbegins? at\b|\bqualify\b|\b(?:is|are) (?:appropriate|indicated)\b|\b(?:will|'ll) be invited\b|\baims? to\b"
-        # an imperative opens the sentence, or follows an opening phrase ("For primary prevention, offer ...")
-        r"|^\W*(?:(?:for|in|among|if|when)\b[^,;]{0,80},\s*)?(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm"
-        r"|Diagnose|Help)\b",
+        r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
+        r"|\b(?:will|'ll) be invited\b|\baims? to\b"
+        # an imperative opens the sentence, or follows an opening phrase ("For primary prevention, offer ...") or
+        # the label of its source ("NICE: offer ...")
+        r"|^\W*(?:[A-Z][\w/-]{1,15}:\s*)?(?:(?:for|in|among|if|when)\b[^,;]{0,80},\s*)?(?:Screen|Initiate|Start|Offer"
+        r"|Begin|Use|Treat|Confirm|Diagnose|Help|Support)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
