@@ -141,12 +141,11 @@ def _tally(rows: list[dict[str, Any]], preds: dict[str, list[dict[str, Any]]]) -
 
 
 HOLDOUT_BATCH = "p"
-"""Written sentences of batch m were written, with their gold frames, by a separate session that read only the
+"""Written sentences of batch p were written, with their gold frames, by a separate session that read only the
 annotation guide ``evals/data/frames_gold.md`` (never the extractor's rules, its predictions or the other batches),
-and are scored with rules changed after them only where their first run showed a precision error the previous round
-had introduced (a bare "(A)" deciding the action): the blind holdout. Corpus sentences and written batches a-l were
-seen while the rules were tuned (batches c to l were each the blind holdout, scored once, before their
-failures were used to extend the rules)."""
+and are scored with the rules as they were when the batch was first run: the blind holdout. Corpus sentences and
+written batches a-o were seen while the rules were tuned (batches c to o were each the blind holdout, scored once,
+before their failures were used to extend the rules)."""
 
 
 def split_of(row: dict[str, Any]) -> str:
