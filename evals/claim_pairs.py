@@ -8,6 +8,10 @@ Sets (all held out from the direction classifier and the combiner; see tools/fra
   answers), Supports-vs-Supports and Refutes-vs-Refutes = negative. At most PER_CLAIM positives and PER_CLAIM
   negatives per claim (fixed seed), so that a few claims with many snippets do not dominate and the
   cross-encoder run stays within minutes on a CPU.
+* ``healthver_test_unseen``: the same pairs restricted to those whose two texts neither the NLI cross-encoder nor
+  the stance model trained on. HealthVer's dev and test splits share most evidence texts (the same snippets judged
+  against other claims; the models train on dev), so ``healthver_test`` mixes pairs of texts the models have read
+  with pairs of new ones; this set is the measure for abstracts never read.
 * ``scifact_dev_cross_abstract``: the construction the brief asked for on SciFact dev (rationale sentences of
   *different* cited abstracts of one claim). SciFact gives every cited abstract of a claim the same label (0
   SUPPORT-vs-CONTRADICT pairs in train and dev; test is unlabelled), so this set has negatives only and no AUROC;
@@ -189,11 +193,26 @@ def score_table(pairs: list[tuple], nli_backend: str = "cross-encoder") -> dict:
     return row
 
 
+def training_texts(root: Path | None = None) -> set[str]:
+    """Every text the NLI cross-encoder or the stance model was trained on (their validation texts only chose an
+    epoch). HealthVer's dev and test splits share evidence texts (the same abstract snippets judged against other
+    claims), so many texts of the test pairs were read in training, with other claims."""
+    from clinrag.tools.nli.data import build_stance_training_data, build_training_data
+
+    pairs = build_training_data(root)["train"] + build_stance_training_data(root)["train"]
+    return {t for p in pairs for t in (p.premise, p.hypothesis)}
+
+
 def evaluate_claim_pairs(root: Path | None = None, nli_backend: str = "cross-encoder") -> dict:
-    """AUROC of each score on each set, with the numbers of positive and negative pairs."""
+    """AUROC of each score on each set, with the numbers of positive and negative pairs. ``healthver_test_unseen``
+    keeps the HealthVer test pairs whose two texts neither model trained on (:func:`training_texts`): the figure for
+    abstracts the models never read."""
     root = Path(root) if root else data_dir()
+    pairs = healthver_claim_pair_claims("test", root)
+    seen = training_texts(root)
     return {
-        "healthver_test": score_table(healthver_claim_pair_claims("test", root), nli_backend),
+        "healthver_test": score_table(pairs, nli_backend),
+        "healthver_test_unseen": score_table([p for p in pairs if p[1] not in seen and p[2] not in seen], nli_backend),
         "scifact_dev_claim_vs_rationale": score_table(scifact_claim_vs_rationale(root), nli_backend),
         "scifact_dev_cross_abstract": scifact_cross_abstract_counts(root),
         "pubmedqa_bucket0_yes_vs_no": pubmedqa_yes_no(root, nli_backend),
