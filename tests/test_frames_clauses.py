@@ -228,3 +228,10 @@ def test_parts_with_values_of_their_own_and_a_gapped_second_target():
     assert [(f.intervention, f.population.age_min, f.population.age_max, [(q.op, q.value) for q in f.targets])
             for f in frames] == [("blood-pressure target", None, 79, [("<", "140/90")]),
                                  ("blood-pressure target", 80, None, [("<", "150/90")])]
+
+
+def test_a_coordinated_verb_about_another_subgroup_is_a_second_frame():
+    frames = extract_frames("Women who have had a total hysterectomy do not need cervical cancer screening, and women "
+                            "older than 65 with adequate prior negative screening can stop.")
+    assert [(f.population.age_min, f.population.conditions, f.action) for f in frames] == [
+        (None, ["hysterectomy"], "discourage"), (66, ["adequate prior screening"], "discourage")]

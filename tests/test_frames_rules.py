@@ -397,3 +397,15 @@ def test_comparators_at_or_below_and_reaches():
         "A1C target", "recommend", [("<=", "48")])
     f = one("Drug treatment is recommended for adults aged 65 and over once blood pressure reaches 140/90 mm Hg.")
     assert [(q.op, q.value) for q in f.thresholds] == [(">=", "140/90")]
+
+
+def test_immunochemical_faecal_occult_blood_test_is_fit_and_a_decade_list_is_one_band():
+    f = one("Adults aged 50 to 74 should be offered an immunochemical faecal occult blood test every other year.")
+    assert (f.intervention, f.test, f.interval_months.min) == ("colorectal cancer screening", "FIT", 24)
+    f = one("People in their fifties, sixties or seventies who smoke should have a low-dose CT scan every year.")
+    assert (f.population.age_min, f.population.age_max) == (50, 79)
+
+
+def test_beginning_shared_decision_making_about_screening_is_an_individual_decision():
+    f = one("Men should begin shared decision-making with their clinician about PSA-based screening at age 55.")
+    assert (f.action, f.population.age_min) == ("individual_decision", 55)

@@ -33,7 +33,7 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     (
         "colorectal cancer screening",
         r"\bcolorectal cancer|\bbowel cancer|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
-        r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical",
+        r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical|\bf(?:a)?ecal occult blood",
     ),
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
     (
@@ -92,7 +92,11 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         ("flexible sigmoidoscopy", r"\b(?:flexible )?sigmoidoscopy"),
         ("CT colonography", r"\bCT colonography"),
         ("colonoscopy", r"\bcolonoscopy"),
-        ("FIT", r"\bf(?:a)?ecal immunochemical test(?:ing)?(?: \(FIT\))?|(?-i:\bFIT\b)"),
+        (
+            "FIT",
+            r"\bf(?:a)?ecal immunochemical test(?:ing)?(?: \(FIT\))?|(?-i:\bFIT\b)"
+            r"|\bimmunochemical f(?:a)?ecal occult blood test(?:ing)?|(?-i:\biFOBT\b)",
+        ),
         ("gFOBT", r"\b(?:high-sensitivity )?guaiac(?:-based)? fecal occult blood test(?:ing)?|\bgFOBT"),
     ),
 }
@@ -134,7 +138,10 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("negative mammogram", r"\bnegative (?:screening )?mammogram"),
     ("hysterectomy", r"\bhysterectomy"),
     ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"),
-    ("adequate prior screening", r"(?<!not had )\badequate prior screening|\bprior screening was adequate"),
+    (
+        "adequate prior screening",
+        r"(?<!not had )\badequate (?:prior |previous )?(?:negative )?screening|\bprior screening was adequate",
+    ),
     ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
     (
         "limited life expectancy",

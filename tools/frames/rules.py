@@ -18,6 +18,7 @@ _NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"
 _DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
                  "eighties": 80}
 _DECADES = "(" + "|".join(_DECADE_WORDS) + ")"
+_DECADES_NC = "(?:" + "|".join(_DECADE_WORDS) + ")"
 _NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|\.\d|pack|years? (?:since|ago)))"  # a BP value, a percent, pack-years...
 
 
@@ -68,8 +69,10 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:aged?|ages)\s*<\s*(\d{2,3})\b", "lt"),
     (r"(?:≥|>=)\s*(\d{2,3})\s*(?:years?|y)\b", "min"),  # "patients ≥ 60 years old", "≥ 40 years of age"
     (r"(?:≤|<=)\s*(\d{2,3})\s*(?:years?|y)\b", "max"),
-    (r"\bin (?:their|your|the) (\d0)s(?:\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),  # "in their 40s and 50s"
-    (rf"\bin (?:their|your|the) {_DECADES}(?:\s*(?:and|or|to|through)\s*{_DECADES})?", "decade"),  # "in their forties"
+    # "in their 40s and 50s", "in their forties", "in their fifties, sixties or seventies"
+    (r"\bin (?:their|your|the) (\d0)s(?:(?:,\s*\d0s)*,?\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),
+    (rf"\bin (?:their|your|the) {_DECADES}(?:(?:,\s*{_DECADES_NC})*,?\s*(?:and|or|to|through)\s*{_DECADES})?",
+     "decade"),
     (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
     (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
     (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
@@ -99,7 +102,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
             if not 10 <= a <= 120:
                 continue
             lo_hi = {
-                "range": (a, int(m.group(2)) if m.lastindex and m.lastindex > 1 else a),
+                "range": (a, _age(m.group(2)) if m.lastindex and m.lastindex > 1 else a),
                 "min": (a, None),
                 "gt": (a + 1, None),
                 "lt": (None, a - 1),
@@ -275,6 +278,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
+        r"|\bshared decision[- ]making (?:with|about)\b"
         r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
         r"(?:whether\b|(?:the )?(?:possible )?benefits and harms)|\bbefore deciding whether\b",
     ),
