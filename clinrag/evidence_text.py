@@ -7,10 +7,14 @@ import numpy as np
 
 from clinrag.schema import EvidenceItem
 from clinrag.tools.index.embeddings import embed_cached
-from clinrag.tools.index.text import split_sentences
+from clinrag.tools.index.text import split_sentences, temporal_intent
 
 SENTENCES_PER_SOURCE = 3  # enough for a recommendation, its grade and its age band; more reads as a dump
 MIN_SENTENCE_SIMILARITY = 0.25  # below this cosine a sentence is off the question (kept only if it is the best)
+# a guideline's recommendation sentence within this cosine of its best retrieved sentence is on the same question
+# (MiniLM: the demo question scores 0.72 against the retrieved change narrative and 0.71 against the USPSTF
+# recommendation; a recommendation on another subject of the corpus, 0.33)
+RECOMMENDATION_MARGIN = 0.15
 
 def status_label(item: EvidenceItem) -> str:
     if item.status == "superseded":
@@ -32,6 +36,27 @@ def relevant_sentences(question: str, text: str | list[str], n: int = SENTENCES_
     sims = embed_cached(sentences) @ embed_cached([question])[0]
     order = [int(i) for i in np.argsort(-sims) if sims[i] >= MIN_SENTENCE_SIMILARITY][:n] or [int(np.argmax(sims))]
     return [sentences[i] for i in sorted(order)]
+
+
+def key_sentences(question: str, passages: str | list[str], recommendations: list[str] | None = None,
+                  n: int = SENTENCES_PER_SOURCE) -> list[str]:
+    """The sentences quoted for one document. For a guideline (``recommendations``: its sentences that state a
+    recommendation frame, in document order) asked what it recommends rather than how its advice changed, the most
+    question-relevant of its recommendation sentences when the best of them is about as relevant as the best
+    retrieved sentence (within RECOMMENDATION_MARGIN), so that a retrieved passage narrating an earlier version
+    ("Under the earlier 2016 recommendation, screening at 40 to 49 had been an individual decision") or the
+    publication does not stand in for what the document recommends now; otherwise the most relevant sentences of
+    the retrieved passages (:func:`relevant_sentences`)."""
+    if recommendations and not temporal_intent(question)[0]:
+        pool = list(dict.fromkeys(recommendations))
+        retrieved = split_sentences(passages) if isinstance(passages, str) else [
+            s for p in passages for s in split_sentences(p)]
+        query = embed_cached([question])[0]
+        best = float(np.max(embed_cached(pool) @ query))
+        if best >= MIN_SENTENCE_SIMILARITY and best >= float(np.max(embed_cached(retrieved) @ query,
+                                                                   initial=-1.0)) - RECOMMENDATION_MARGIN:
+            return relevant_sentences(question, pool, n)
+    return relevant_sentences(question, passages, n)
 
 
 FACET_LABELS = {

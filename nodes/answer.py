@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -17,7 +18,7 @@ from langgraph.runtime import Runtime
 from clinrag import NOT_MEDICAL_ADVICE
 from clinrag.chat_models import load_chat_model
 from clinrag.context import Context
-from clinrag.evidence_text import cite, disagreement_line, relevant_sentences, status_label
+from clinrag.evidence_text import cite, disagreement_line, key_sentences, status_label
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State
 from clinrag.grounding import CHECK_NOTE, check_answer
@@ -59,8 +60,10 @@ def source_line(item: EvidenceItem, sentences: list[str]) -> str:
 
 def deterministic_answer(
     question: str, evidence: list[EvidenceItem], contradictions: list[ContradictionEdge], threshold: float,
-    disagreements: list | None = None,
+    disagreements: list | None = None, recommendations: Callable[[str], list[str]] | None = None,
 ) -> str:
+    """The answer without a chat model; ``recommendations``: doc_id -> its recommendation sentences (from the
+    stored frames), which the quotes of a guideline prefer (:func:`key_sentences`)."""
     docs = _by_document(evidence)
     orgs = list(dict.fromkeys(item.org for item, _ in docs))
     lines = [
@@ -70,7 +73,7 @@ def deterministic_answer(
     ]
     insufficient = False
     for item, text in docs:
-        chosen = relevant_sentences(question, text)
+        chosen = key_sentences(question, text, recommendations(item.doc_id) if recommendations else None)
         insufficient |= any(_INSUFFICIENT.search(s) for s in chosen)
         lines.append(source_line(item, chosen))
     org_of = {item.doc_id: item.org for item, _ in docs}
@@ -125,17 +128,24 @@ def llm_answer(
     return str(reply.content).strip()
 
 
+def recommendation_sentences(index) -> Callable[[str], list[str]]:
+    """doc_id -> the sentences of its stored recommendation frames, once each, in document order."""
+    return lambda doc_id: list(dict.fromkeys(f.sentence for f in index.frames_for(doc_id)))
+
+
 def answer(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     text = None
     note = ""
+    recommendations = recommendation_sentences(index_of(ctx))
     if ctx.chat_model:
         index = index_of(ctx)
         reply = llm_answer(load_chat_model(ctx.chat_model), state.question, state.evidence, state.contradictions,
                            state.disagreements)
         text, checks = check_answer(
             reply, state.evidence, index.frames_for,
-            lambda item, doc_text: source_line(item, relevant_sentences(state.question, doc_text)),
+            lambda item, doc_text: source_line(
+                item, key_sentences(state.question, doc_text, recommendations(item.doc_id))),
             lambda doc_id: index.docs[doc_id].text if doc_id in index.docs else None,
         )
         if not any(c.ok for c in checks):  # nothing of the generated answer stands: the deterministic answer instead
@@ -150,7 +160,7 @@ def answer(state: State, runtime: Runtime[Context]) -> dict:
         text = study_answer(state.question, state.evidence)  # shaped for studies: years, designs, directions
     elif text is None:
         text = deterministic_answer(state.question, state.evidence, state.contradictions, ctx.contradiction_threshold,
-                                    state.disagreements)
+                                    state.disagreements, recommendations)
         if note:
             text = text.replace(f"\n{NOT_MEDICAL_ADVICE}", f"{note}\n\n{NOT_MEDICAL_ADVICE}")
     return {"answer": text, "messages": [AIMessage(content=text)]}
