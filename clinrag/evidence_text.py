@@ -3,6 +3,8 @@ sentences. Shared by the deterministic answer, the agent tool and the terminal d
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from clinrag.schema import EvidenceItem
@@ -36,6 +38,12 @@ def relevant_sentences(question: str, text: str | list[str], n: int = SENTENCES_
     sims = embed_cached(sentences) @ embed_cached([question])[0]
     order = [int(i) for i in np.argsort(-sims) if sims[i] >= MIN_SENTENCE_SIMILARITY][:n] or [int(np.argmax(sims))]
     return [sentences[i] for i in sorted(order)]
+
+
+def recommendation_sentences(index) -> Callable[[str], list[str]]:
+    """doc_id -> the sentences of its stored recommendation frames (an index's ``frames_for``), once each, in
+    document order."""
+    return lambda doc_id: list(dict.fromkeys(f.sentence for f in index.frames_for(doc_id)))
 
 
 def key_sentences(question: str, passages: str | list[str], recommendations: list[str] | None = None,

@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 from clinrag import NOT_MEDICAL_ADVICE
 from clinrag.chat_models import load_chat_model
 from clinrag.context import Context
-from clinrag.evidence_text import cite, disagreement_line, key_sentences, status_label
+from clinrag.evidence_text import cite, disagreement_line, key_sentences, recommendation_sentences, status_label
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State
 from clinrag.grounding import CHECK_NOTE, check_answer
@@ -126,11 +126,6 @@ def llm_answer(
                                      contradictions=flagged, disagreements=typed)),
     ])
     return str(reply.content).strip()
-
-
-def recommendation_sentences(index) -> Callable[[str], list[str]]:
-    """doc_id -> the sentences of its stored recommendation frames, once each, in document order."""
-    return lambda doc_id: list(dict.fromkeys(f.sentence for f in index.frames_for(doc_id)))
 
 
 def answer(state: State, runtime: Runtime[Context]) -> dict:

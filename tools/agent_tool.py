@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from typing import Any
 
 from langchain.tools import ToolRuntime
@@ -23,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from clinrag import NOT_MEDICAL_ADVICE
 from clinrag.context import Context
-from clinrag.evidence_text import disagreement_line, relevant_sentences, status_label
+from clinrag.evidence_text import disagreement_line, key_sentences, recommendation_sentences, status_label
 from clinrag.graph.events import contradiction_entry, disagreement_entry
 from clinrag.run import stream_run, to_result
 from clinrag.schema import ContradictionEdge, EvidenceItem
@@ -70,8 +71,9 @@ def clinrag_context(parent: Any, k: int | None = None) -> Context:
     return dataclasses.replace(ctx, k=k) if k else ctx
 
 
-def evidence_map(state: dict, threshold: float) -> dict:
-    """The compact view for a calling model: one entry per document with its most relevant sentences."""
+def evidence_map(state: dict, threshold: float, recommendations: Callable[[str], list[str]] | None = None) -> dict:
+    """The compact view for a calling model: one entry per document with its key sentences (``recommendations``:
+    doc_id -> a guideline's recommendation sentences, as the answer quotes them)."""
     evidence = [EvidenceItem.model_validate(e) for e in state.get("evidence") or []]
     documents: dict[str, dict] = {}
     texts: dict[str, str] = {}
@@ -83,7 +85,8 @@ def evidence_map(state: dict, threshold: float) -> dict:
         })
     question = state.get("question", "")
     for doc_id, entry in documents.items():
-        entry["key_sentences"] = relevant_sentences(question, texts[doc_id])
+        entry["key_sentences"] = key_sentences(question, texts[doc_id],
+                                               recommendations(doc_id) if recommendations else None)
     edges = [ContradictionEdge.model_validate(c) for c in state.get("contradictions") or []]
     out = {
         "question": question,
@@ -109,5 +112,8 @@ def evidence_tool(question: str, k: int | None = None, runtime: ToolRuntime = No
 
     ctx = clinrag_context(getattr(runtime, "context", None), k)
     state = stream_run(graph, {"question": question}, ctx, on_event=getattr(runtime, "stream_writer", None))
-    content = json.dumps(evidence_map(state, ctx.contradiction_threshold), ensure_ascii=False)
+    from clinrag.graph.runtime import index_of
+
+    recommendations = recommendation_sentences(index_of(ctx))
+    content = json.dumps(evidence_map(state, ctx.contradiction_threshold, recommendations), ensure_ascii=False)
     return content, to_result(state).model_dump(mode="json")
