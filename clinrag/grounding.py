@@ -62,7 +62,7 @@ def check_sentence(
     sentence: str, evidence: dict[str, tuple[EvidenceItem, str]], frames_for: Callable[[str], list]
 ) -> SentenceCheck:
     """Check one sentence against the cited documents (``evidence``: doc_id -> (item, the document's text))."""
-    from clinrag.tools.frames import rules
+    from clinrag.tools.frames import ages, rules
     from clinrag.tools.frames.extract import extract_frames
 
     cited = list(dict.fromkeys(_CITATION.findall(sentence)))
@@ -103,7 +103,7 @@ def check_sentence(
         recommending = [f for f in frames if f.action in _FOR]
         if not recommending:
             return verdict(False, "says 'recommends', which no cited document says")
-        lo, hi = rules.age_bounds(bare)
+        lo, hi = ages.age_bounds(bare)
         if (lo is not None or hi is not None) and not any(
             (lo is None or f.population.age_min == lo) and (hi is None or f.population.age_max == hi)
             for f in recommending

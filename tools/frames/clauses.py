@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clinrag.tools.frames import lexicon, rules
+from clinrag.tools.frames import ages, lexicon, rules
 from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
@@ -68,7 +68,7 @@ def clauses(sentence: str) -> list[str]:
         # "women who have had a hysterectomy do not need screening, and women over 65 with adequate prior screening
         # can stop": other people
         groups = _conditions(left), _conditions(right)
-        if (rules.age_spans(left) and rules.age_spans(right)) or (
+        if (ages.age_spans(left) and ages.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]) or (
             all(groups) and groups[0] != groups[1]
         ):
@@ -82,8 +82,8 @@ def _gapped(sentence: str) -> list[str] | None:
     those aged 80 and over, below 150/90 mmHg"); None when the sentence has no such part."""
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
-        if rules.action(left) and not rules.action(_unbracketed(right)) and rules.age_spans(left) and (
-            rules.age_spans(right) and (rules.interval_spans(right) or any(quantities(right)))
+        if rules.action(left) and not rules.action(_unbracketed(right)) and ages.age_spans(left) and (
+            ages.age_spans(right) and (rules.interval_spans(right) or any(quantities(right)))
         ):
             # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)": the
             # strength stated once at the end is both parts'
@@ -118,7 +118,7 @@ def _stands_apart(parts: list[str]) -> bool:
         return bool(found[i]) and not any(found[i] <= found[j] for j in range(len(parts)) if j != i)
 
     return all(
-        rules.age_spans(p) or SAME_AGES.search(p) or rules.strength(p) or own(tests, i) or own(groups, i)
+        ages.age_spans(p) or SAME_AGES.search(p) or rules.strength(p) or own(tests, i) or own(groups, i)
         or own(values, i)
         for i, p in enumerate(parts)
     )

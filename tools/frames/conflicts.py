@@ -9,12 +9,14 @@ difference is a "change"; between organizations it is a "disagreement", and only
 
 Facets: ``start_age`` and ``stop_age`` per document (:mod:`bands`), ``eligibility`` (a criterion both
 documents state with different values: pack-years 30 vs 20), ``action`` (different stances: for / conditional /
-against / uncertain; a conditional answer to insufficient evidence is not a conflict), ``interval`` (both
-recommended, same test), ``threshold`` (same action and the same measured quantities) and ``target`` (both
-recommended). For target/threshold interventions an action is compared only between frames about the same
-(stated) numbers (a weaker "aim toward 120" is a target change, not an action change). All conflicts of one
-kind, facet and intervention (and organization, for changes) form one :class:`Disagreement` listing every
-document's value.
+against / uncertain; a conditional answer to insufficient evidence is not a conflict; between versions, also a
+test added to or dropped from an age band's options: :func:`_option_changes`), ``interval`` (both recommended,
+same test), ``threshold`` (same action and the same measured quantities) and ``target`` (both recommended). For
+target/threshold interventions an action is compared only between frames about the same (stated) numbers (a
+weaker "aim toward 120" is a target change, not an action change). All conflicts of one kind, facet and
+intervention (and organization, for changes) form one :class:`Disagreement` listing every document's value and
+naming the document pairs that conflict (``pairs``: a row can hold documents that differ from a third but not
+from each other).
 """
 
 from __future__ import annotations
@@ -188,7 +190,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
                 for facet, (va, vb) in _pair_values(a, b, docs).items():
                     add(kind, facet, a, va, b, vb)
     _document_facets(docs, add, replaced_on)
-    _test_options(docs, add)
+    _option_changes(docs, add)
     out = []
     for key, entries in groups.items():
         kind, facet, intervention, _ = key
@@ -238,7 +240,7 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
                     add(kind, "eligibility", fa, f"{key} {va}", fb, f"{key} {vb}")
 
 
-def _test_options(docs: dict[Any, list[Frame]], add: Any) -> None:
+def _option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
     """Between versions of one organization, a test recommended for an age band where the other version
     recommends other tests of the same intervention and says nothing of this one is an ``action`` change: an
     option added or dropped (USPSTF cervical screening 2012 -> 2018 adds high-risk HPV testing alone from 30,

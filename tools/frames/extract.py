@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from clinrag.tools.frames import lexicon, rules
+from clinrag.tools.frames import ages, lexicon, rules
 from clinrag.tools.frames.clauses import SAME_AGES, alternative_conditions, clauses, population_segments
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.schema import Frame, FrameContext, Interval, Population
@@ -90,7 +90,7 @@ def _risk(text: str) -> str | None:
 
 
 def _population(text: str, context: FrameContext | None) -> Population:
-    lo, hi = rules.age_bounds(text)
+    lo, hi = ages.age_bounds(text)
     female, male = bool(_FEMALE.search(text)), bool(_MALE.search(text))
     sex = "female" if female and not male else "male" if male and not female else None
     if sex is None and not (female and male) and context is not None:
@@ -168,7 +168,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
             pops = [_population(text, context)]
-            if alternatives := rules.age_alternatives(text):
+            if alternatives := ages.age_alternatives(text):
                 pops = [pops[0].model_copy(update={"age_min": lo, "age_max": hi}) for lo, hi in alternatives]
             # states no ages and no subgroup of its own ("; if you have had a hysterectomy ..." is other people)
             if same_people and pops[0].age_min is None and pops[0].age_max is None and (

@@ -1,10 +1,7 @@
-"""The regex rule layer: ages, intervals, strength, action and non-recommendation sentences.
+"""The regex rule layer: intervals, strength, action and non-recommendation sentences (ages: :mod:`ages`).
 
-Ages are inclusive whole years: "older than/over N", "beyond/past/after age N" give ``N+1`` as the lower
-bound; "younger than/under N", "before age N" give ``N-1`` as the upper bound. All age expressions of a clause
-are intersected ("before age 50, at ages 40 to 49" is 40-49). "by age N" (a deadline) is not a population
-bound. Intervals are months; several intervals in one clause become their span ("every two years ... or annual"
-is 12-24).
+Intervals are months; several intervals in one clause become their span ("every two years ... or annual" is
+12-24).
 """
 
 from __future__ import annotations
@@ -15,132 +12,10 @@ from clinrag.tools.frames.schema import Interval
 
 _NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
 _NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"
-_DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
-                 "eighties": 80}
-_DECADES = "(" + "|".join(_DECADE_WORDS) + ")"
-_DECADES_NC = "(?:" + "|".join(_DECADE_WORDS) + ")"
-_NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|\.\d|pack|years? (?:since|ago)))"  # a BP value, a percent, pack-years...
 
 
 def _n(text: str) -> int:
     return _NUM_WORDS.get(text.lower(), 0) or int(text)
-
-
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b", re.I)
-
-
-def _digits(text: str) -> str:
-    """Numbers from 20 to 99 written in words as digits ("forty-five to fifty-four" -> "45 to 54")."""
-    return _SPELLED.sub(lambda m: str(_TENS[m.group(1).lower()] + _UNITS.get((m.group(2) or "").lower(), 0)), text)
-
-
-def _age(text: str) -> int:
-    """An age as digits or as a decade word ("forties" -> 40)."""
-    return _DECADE_WORDS.get(text.lower(), 0) or int(text)
-
-
-# (regex, kind); kinds: range (g1-g2), min (g1), gt (g1+1), lt (g1-1), max (g1), at (start cue -> min, else g1-g1)
-_AGE_PATTERNS: tuple[tuple[str, str], ...] = (
-    (r"\bfrom (?:the )?(?:age (?:of )?)?(\d{2}) (?:through|to|until|up to) (?:the )?(?:age (?:of )?)?(\d{2,3})",
-     "range"),
-    (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
-    (r"\bbetween (\d{2}) and (\d{2,3}) years\b", "range"),
-    (r"\bbetween (\d{2}) and (\d{2,3})\b" + _NOT_AGE_AFTER, "range"),  # "and between 50 and 64 every 5 years"
-    (r"\b(?:aged?|ages)\s+(\d{2})\s*(?:to|-|–|through|and)\s*(\d{2,3})\b(?:\s*years)?", "range"),
-    (r"\b(?:you're|you are|they're|they are)\s+(\d{2})\s*(?:to|-|–)\s*(\d{2,3})\b", "range"),  # "if you're 50 to 64"
-    (r"\b(?:you're|you are|they're|they are|aged?) between (\d{2}) and (\d{2,3})\b", "range"),
-    (r"\b(?:adults|women|men|people|persons|patients|individuals|those)\s+(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\b",
-     "range"),  # "for adults 50 to 75"
-    (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
-    (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
-    (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
-    (r"\b(?:beyond|past|after) age (\d{2,3})\b", "gt"),
-    (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
-    (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
-    (r"\bno later than age (\d{2,3})\b", "min"),
-    (r"\b(?:starting|beginning) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
-    # "starting PSA testing at 45"
-    (r"\b(?:starting|beginning) (?:[\w-]+ ){1,3}at (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),
-    (r"\b(?:aged?|ages)\s*(?:≥|>=)\s*(\d{2,3})\b", "min"),
-    (r"\b(?:aged?|ages)\s*>\s*(\d{2,3})\b", "gt"),
-    (r"\b(?:aged?|ages)\s*(?:≤|<=)\s*(\d{2,3})\b", "max"),
-    (r"\b(?:aged?|ages)\s*<\s*(\d{2,3})\b", "lt"),
-    (r"(?:≥|>=)\s*(\d{2,3})\s*(?:years?|y)\b", "min"),  # "patients ≥ 60 years old", "≥ 40 years of age"
-    (r"(?:≤|<=)\s*(\d{2,3})\s*(?:years?|y)\b", "max"),
-    # "in their 40s and 50s", "in their forties", "in their fifties, sixties or seventies"
-    (r"\bin (?:their|your|the) (\d0)s(?:(?:,\s*\d0s)*,?\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),
-    (rf"\bin (?:their|your|the) {_DECADES}(?:(?:,\s*{_DECADES_NC})*,?\s*(?:and|or|to|through)\s*{_DECADES})?",
-     "decade"),
-    (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
-    (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
-    (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
-)
-_START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
-_DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$", re.I)  # "brother diagnosed ... before age 65"
-# an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
-# screening before age 40"
-_PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)
-
-
-def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
-    """Every age expression as (start, end, age_min, age_max), earlier patterns claiming their text first (ages
-    written in words are read as digits; positions are then those of the digit form)."""
-    text = _digits(text)
-    taken: list[tuple[int, int]] = []
-    spans = []
-    start_cue = bool(_START_CUE.search(text))
-    for pattern, kind in _AGE_PATTERNS:
-        for m in re.finditer(pattern, text, re.I):
-            preceding = text[: m.start()]
-            if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(preceding) or (
-                _PURPOSE_BEFORE.search(preceding)
-            ):
-                continue
-            a = _age(m.group(1))
-            if not 10 <= a <= 120:
-                continue
-            lo_hi = {
-                "range": (a, _age(m.group(2)) if m.lastindex and m.lastindex > 1 else a),
-                "min": (a, None),
-                "gt": (a + 1, None),
-                "lt": (None, a - 1),
-                "max": (None, a),
-                "at": (a, None) if start_cue else (a, a),
-                "decade": (a, (_age(m.group(2)) if m.lastindex and m.lastindex > 1 else a) + 9),
-            }[kind]
-            taken.append((m.start(), m.end()))
-            spans.append((m.start(), m.end(), *lo_hi))
-    return sorted(spans)
-
-
-def age_bounds(text: str) -> tuple[int | None, int | None]:
-    """The intersection of all age expressions; the first expression alone when they contradict each other."""
-    spans = age_spans(text)
-    if not spans:
-        return None, None
-    lo = max((s[2] for s in spans if s[2] is not None), default=None)
-    hi = min((s[3] for s in spans if s[3] is not None), default=None)
-    if lo is not None and hi is not None and lo > hi:
-        return spans[0][2], spans[0][3]
-    return lo, hi
-
-
-_ALTERNATIVE = re.compile(
-    r"\s*,?\s*or\s+(?:(?:in|for)\s+)?(?:(?:men|women|adults|people|those)\s+)?(?:aged?\s+)?", re.I
-)
-
-
-def age_alternatives(text: str) -> list[tuple[int | None, int | None]] | None:
-    """Two age bands that do not meet, joined by "or" ("men younger than 55 or aged 70 and over"): two populations
-    (:func:`age_bounds` would intersect them); None otherwise."""
-    spans = age_spans(text)
-    if len(spans) != 2:
-        return None
-    (_, e1, lo1, hi1), (s2, _, lo2, hi2) = spans
-    apart = (hi1 is not None and lo2 is not None and hi1 < lo2) or (hi2 is not None and lo1 is not None and hi2 < lo1)
-    return [(lo1, hi1), (lo2, hi2)] if apart and _ALTERNATIVE.fullmatch(_digits(text)[e1:s2]) else None
 
 
 # (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the
