@@ -22,10 +22,11 @@ Every gold value carries the document's own words (``quote``); the values are wh
 Two systems are scored side by side on the same cases:
 
 **Frames path** (``result.disagreements``: typed ``Disagreement`` dicts ``{kind, facet, intervention, population,
-values: [{doc_id, value, ...}]}``). A predicted Disagreement with n values yields every cross-document pair whose
-values differ, as ``(facet, {doc_a, doc_b})``. A predicted pair is *in scope* when its facet is one of the case's
-facets and both documents are scope documents; other pairs are counted as ``off_scope`` and otherwise ignored
-(the graph compares all retrieved evidence, not only what the question names).
+values: [{doc_id, value, ...}], pairs}``). A predicted Disagreement yields the document pairs it names as conflicting
+(``pairs``; one that names none, every cross-document pair whose values differ), as ``(facet, {doc_a, doc_b})``.
+A predicted pair is *in scope* when its facet is one of the case's facets and both documents are scope documents;
+other pairs are counted as ``off_scope`` and otherwise ignored (the graph compares all retrieved evidence, not only
+what the question names).
 
 - ``recall``: gold disagreement pairs (facet and unordered doc pair equal) predicted / gold disagreement pairs.
 - ``change_recall``: gold change pairs predicted / gold change pairs.
@@ -50,7 +51,7 @@ recall, precision, false flags per answer, agreeing pairs flagged, clean no-conf
 the returned evidence: a ceiling for any path that compares only retrieved documents.
 
 All rates are micro-averaged over the cases of a split. ``score_case(case, result)`` is the plain-python
-scorer; ``run_experiment`` runs the cases through ``langsmith.evaluate`` offline (``evaluate_offline``).
+scorer; :mod:`clinrag.evals.disagreements_experiment` runs the cases through ``langsmith.evaluate`` offline.
 """
 
 from __future__ import annotations
@@ -143,13 +144,15 @@ def load_cases(path: Path | str | None = None, split: str = "all") -> list[Case]
 # ---------------------------------------------------------------- reading a system's output
 
 
-def _get(obj: Any, key: str, default: Any = None) -> Any:
+def value_of(obj: Any, key: str, default: Any = None) -> Any:
+    """A field of a result or an example part, whether it is a dict or a model."""
     if isinstance(obj, dict):
         return obj.get(key, default)
     return getattr(obj, key, default)
 
 
-def _dump(obj: Any) -> Any:
+def as_plain(obj: Any) -> Any:
+    """A model as a dict (anything else as it is)."""
     return obj.model_dump() if hasattr(obj, "model_dump") else obj
 
 
@@ -159,10 +162,11 @@ def predicted_pairs(disagreements: list) -> dict[tuple[str, DocPair], str]:
     differ."""
     pairs: dict[tuple[str, DocPair], str] = {}
     for d in disagreements or []:
-        facet, kind = _get(d, "facet"), _get(d, "kind") or "disagreement"
-        named = [tuple(p) for p in _get(d, "pairs") or []]
+        facet, kind = value_of(d, "facet"), value_of(d, "kind") or "disagreement"
+        named = [tuple(p) for p in value_of(d, "pairs") or []]
         if not named:
-            values = [(_get(v, "doc_id"), str(_get(v, "value", "")).strip().lower()) for v in _get(d, "values") or []]
+            values = [(value_of(v, "doc_id"), str(value_of(v, "value", "")).strip().lower())
+                      for v in value_of(d, "values") or []]
             named = [(da, db) for (da, va), (db, vb) in itertools.combinations(values, 2) if va != vb]
         for da, db in named:
             if da and db and da != db:
@@ -174,7 +178,7 @@ def nli_pairs(contradictions: list, threshold: float) -> set[DocPair]:
     """Doc pairs of the contradiction edges scored at or above ``threshold``."""
     out = set()
     for e in contradictions or []:
-        da, db, score = _get(e, "doc_a"), _get(e, "doc_b"), _get(e, "score")
+        da, db, score = value_of(e, "doc_a"), value_of(e, "doc_b"), value_of(e, "score")
         if da and db and da != db and score is not None and score >= threshold:
             out.add(frozenset((da, db)))
     return out
@@ -183,11 +187,11 @@ def nli_pairs(contradictions: list, threshold: float) -> set[DocPair]:
 def result_outputs(result: Any, threshold: float) -> dict:
     """The parts of an ``AskResult`` (or its JSON) the benchmark scores, as plain JSON."""
     return {
-        "decision": _get(result, "decision"),
-        "disagreements": [_dump(d) for d in (_get(result, "disagreements") or [])],
-        "contradictions": [_dump(e) for e in (_get(result, "contradictions") or [])],
+        "decision": value_of(result, "decision"),
+        "disagreements": [as_plain(d) for d in (value_of(result, "disagreements") or [])],
+        "contradictions": [as_plain(e) for e in (value_of(result, "contradictions") or [])],
         "contradiction_threshold": threshold,
-        "evidence_doc_ids": [_get(e, "doc_id") for e in (_get(result, "evidence") or [])],
+        "evidence_doc_ids": [value_of(e, "doc_id") for e in (value_of(result, "evidence") or [])],
     }
 
 
@@ -223,7 +227,7 @@ def score_case(case: Case, result: Any, threshold: float | None = None) -> dict:
     ``false_flags``, ``agreeing_flagged``, ``off_scope`` and the ``missed``/``false`` pairs by name.
     """
     if threshold is None:
-        threshold = _get(result, "contradiction_threshold")
+        threshold = value_of(result, "contradiction_threshold")
     if threshold is None:
         threshold = Context().contradiction_threshold
     exp = case.outputs
@@ -233,7 +237,7 @@ def score_case(case: Case, result: Any, threshold: float | None = None) -> dict:
     agreeing = {p.key() for p in exp.agreeing_pairs}
     unscored = {p.key() for p in exp.unscored_pairs}
 
-    pred = predicted_pairs(_get(result, "disagreements") or [])
+    pred = predicted_pairs(value_of(result, "disagreements") or [])
     in_scope = {k: kind for k, kind in pred.items() if k[0] in facets and k[1] <= scope}
     scored = {k: kind for k, kind in in_scope.items() if k not in unscored}
     gold = gold_dis.keys() | gold_chg.keys()
@@ -254,13 +258,13 @@ def score_case(case: Case, result: Any, threshold: float | None = None) -> dict:
     neutral = {k[1] for k in unscored} - gold_pairs
     agreeing_pairs = {k[1] for k in agreeing} - gold_pairs - neutral
     frames_pairs = _pair_level({k[1] for k in pred}, gold_pairs, change_pairs, neutral, agreeing_pairs, scope)
-    nli_edges = _get(result, "nli_baseline")
+    nli_edges = value_of(result, "nli_baseline")
     if nli_edges is None:
-        nli_edges = _get(result, "contradictions") or []
+        nli_edges = value_of(result, "contradictions") or []
     nli = _pair_level(nli_pairs(nli_edges, threshold), gold_pairs, change_pairs, neutral, agreeing_pairs, scope)
-    evidence = _get(result, "evidence_doc_ids")
-    if evidence is None and _get(result, "evidence") is not None:
-        evidence = [_get(e, "doc_id") for e in _get(result, "evidence")]
+    evidence = value_of(result, "evidence_doc_ids")
+    if evidence is None and value_of(result, "evidence") is not None:
+        evidence = [value_of(e, "doc_id") for e in value_of(result, "evidence")]
     retrieved = None if evidence is None else len([p for p in gold_pairs if p <= set(evidence)])
     return {"expect": "conflict" if gold else "none", "threshold": threshold, "gold_pairs": len(gold_pairs),
             "gold_pairs_retrieved": retrieved, "frames": frames, "frames_pairs": frames_pairs, "nli": nli}
@@ -275,7 +279,7 @@ def passed(score: dict, path: str = "frames") -> bool:
 # ---------------------------------------------------------------- aggregation
 
 
-def _ratio(num: int, den: int) -> float | None:
+def ratio(num: int, den: int) -> float | None:
     return round(num / den, 4) if den else None
 
 
@@ -288,13 +292,13 @@ def summarize_path(scores: list[dict], path: str) -> dict:
 
     none_cases = [s for s in scores if s["expect"] == "none"]
     out = {
-        "recall": _ratio(total("hit"), total("gold")),
-        "change_recall": _ratio(total("change_hit"), total("gold_changes")),
-        "precision": _ratio(total("correct"), total("predicted")),
-        "false_flags_per_answer": _ratio(total("false_flags"), len(scores)),
+        "recall": ratio(total("hit"), total("gold")),
+        "change_recall": ratio(total("change_hit"), total("gold_changes")),
+        "precision": ratio(total("correct"), total("predicted")),
+        "false_flags_per_answer": ratio(total("false_flags"), len(scores)),
         "agreeing_flagged": total("agreeing_flagged"),
-        "clean_no_conflict": _ratio(sum(not s[path]["false_flags"] for s in none_cases), len(none_cases)),
-        "off_scope_per_answer": _ratio(total("off_scope"), len(scores)),
+        "clean_no_conflict": ratio(sum(not s[path]["false_flags"] for s in none_cases), len(none_cases)),
+        "off_scope_per_answer": ratio(total("off_scope"), len(scores)),
         "cases_passed": sum(passed(s, path) for s in scores),
     }
     if path == "frames":
@@ -308,155 +312,9 @@ def summarize(scores: list[dict]) -> dict:
         "n": len(scores),
         "gold_disagreement_pairs": sum(s["frames"]["gold"] for s in scores),
         "gold_change_pairs": sum(s["frames"]["gold_changes"] for s in scores),
-        "gold_pairs_retrieved": _ratio(sum(s["gold_pairs_retrieved"] for s in known),
+        "gold_pairs_retrieved": ratio(sum(s["gold_pairs_retrieved"] for s in known),
                                        sum(s["gold_pairs"] for s in known)),
         "frames": summarize_path(scores, "frames"),
         "frames_pairs": summarize_path(scores, "frames_pairs"),
         "nli": summarize_path(scores, "nli"),
-    }
-
-
-# ---------------------------------------------------------------- LangSmith evaluation (offline)
-
-
-def _case_of(example) -> Case:
-    return Case(id=example.id, inputs=example.inputs, outputs=example.outputs, metadata=example.metadata or {})
-
-
-def _score(run, example) -> dict:
-    return score_case(_case_of(example), run.outputs or {})
-
-
-def _comment(part: dict) -> str:
-    bits = [f"missed {part['missed']}"] * bool(part["missed"]) + [f"false {part['false']}"] * bool(part["false"])
-    return "; ".join(bits)
-
-
-def frames_recall(run, example) -> dict:
-    s = _score(run, example)["frames"]
-    return {"key": "frames_recall", "score": _ratio(s["hit"], s["gold"]), "comment": _comment(s)}
-
-
-def frames_precision(run, example) -> dict:
-    s = _score(run, example)["frames"]
-    return {"key": "frames_precision", "score": _ratio(s["correct"], s["predicted"])}
-
-
-def frames_false_flags(run, example) -> dict:
-    s = _score(run, example)["frames"]
-    return {"key": "frames_false_flags", "score": s["false_flags"]}
-
-
-def frames_change_recall(run, example) -> dict:
-    s = _score(run, example)["frames"]
-    return {"key": "frames_change_recall", "score": _ratio(s["change_hit"], s["gold_changes"])}
-
-
-def nli_recall(run, example) -> dict:
-    s = _score(run, example)["nli"]
-    return {"key": "nli_recall", "score": _ratio(s["hit"] + s["change_hit"], s["gold"] + s["gold_changes"]),
-            "comment": _comment(s)}
-
-
-def nli_precision(run, example) -> dict:
-    s = _score(run, example)["nli"]
-    return {"key": "nli_precision", "score": _ratio(s["correct"], s["predicted"])}
-
-
-def nli_false_flags(run, example) -> dict:
-    s = _score(run, example)["nli"]
-    return {"key": "nli_false_flags", "score": s["false_flags"]}
-
-
-EVALUATORS = [frames_recall, frames_precision, frames_false_flags, frames_change_recall,
-              nli_recall, nli_precision, nli_false_flags]
-
-
-def nli_baseline_edges(result: Any, ctx: Context) -> list[dict]:
-    """The NLI-only path on the same evidence: sentence-pair NLI over *every* sentence of the returned documents.
-
-    The graph now sends only sentences without a recommendation frame to NLI (its ``contradictions``), so the
-    baseline is recomputed here the way the contradiction check worked before frames: same backend, same pair
-    similarity threshold, all sentences.
-    """
-    from clinrag.tools.index.store import get_index
-    from clinrag.tools.nli.contradiction import contradiction_graph
-    from clinrag.tools.nli.pair_scores import primed_backend
-
-    texts: dict[str, str] = {}
-    for e in _get(result, "evidence") or []:  # several passages of one document count as one document
-        doc_id, text = _get(e, "doc_id"), _get(e, "text") or ""
-        texts[doc_id] = f"{texts[doc_id]} {text}" if doc_id in texts else text
-    if len(texts) < 2:
-        return []
-    backend = primed_backend(get_index(ctx.corpus_path, ctx.index_dir), ctx.nli_backend)
-    edges, _ = contradiction_graph(texts, backend, ctx.pair_similarity_threshold)
-    return [_dump(e) for e in edges]
-
-
-def make_target(ctx: Context, offline: bool = True):
-    """The graph as a LangSmith target: question in, ``result_outputs`` plus ``nli_baseline`` edges out."""
-    from langsmith import tracing_context
-
-    from clinrag.run import ask
-
-    def target(inputs: dict) -> dict:
-        with tracing_context(enabled=not offline):
-            result = ask(inputs["question"], ctx)
-        return {**result_outputs(result, ctx.contradiction_threshold), "nli_baseline": nli_baseline_edges(result, ctx)}
-
-    return target
-
-
-def to_examples(cases: list[Case]):
-    from langsmith.schemas import Example
-
-    return [Example(id=c.id, inputs=c.inputs.model_dump(), outputs=c.outputs.model_dump(), metadata=c.metadata)
-            for c in cases]
-
-
-def run_experiment(cases: list[Case], ctx: Context, target=None) -> list[dict]:
-    """Every case through ``langsmith.evaluate`` offline; ``target`` defaults to the graph (``make_target``).
-
-    Rows: ``{"example", "outputs", "scores" (evaluator key -> score), "comments", "detail" (score_case), "error"}``;
-    a case whose target raised has ``error`` set and is scored as an empty answer (``results_payload`` counts them).
-    """
-    from clinrag.evals.langsmith_offline import evaluate_offline
-
-    results = evaluate_offline(target or make_target(ctx), to_examples(cases), EVALUATORS)
-    rows = []
-    for r in results:
-        outputs = r["run"].outputs or {}
-        evals = r["evaluation_results"]["results"]
-        error = getattr(r["run"], "error", None)
-        rows.append({
-            "example": r["example"], "outputs": outputs, "scores": {e.key: e.score for e in evals},
-            "comments": [f"{e.key}: {e.comment}" for e in evals if e.comment],
-            "detail": score_case(_case_of(r["example"]), outputs, ctx.contradiction_threshold),
-            "error": str(error).strip().splitlines()[-1] if error else None,
-        })
-    return rows
-
-
-def results_payload(rows: list[dict]) -> dict:
-    """Metrics per split (and ``all``) and per-case results, as written by ``--json-out``."""
-    splits = sorted({r["example"].metadata.get("split", "?") for r in rows})
-    def summary(subset: list[dict]) -> dict:
-        return {**summarize([r["detail"] for r in subset]), "errors": sum(bool(r.get("error")) for r in subset)}
-
-    per_split = {s: summary([r for r in rows if r["example"].metadata.get("split", "?") == s]) for s in splits}
-    if len(splits) > 1:
-        per_split["all"] = summary(rows)
-    return {
-        "metrics": per_split,
-        "cases": {
-            str(r["example"].id): {
-                "question": r["example"].inputs["question"], "split": r["example"].metadata.get("split"),
-                "topic": r["example"].metadata.get("topic"), "passed": passed(r["detail"]), "error": r.get("error"),
-                "scores": r["scores"], "detail": r["detail"],
-                "predicted_disagreements": len(r["outputs"].get("disagreements", [])),
-                "evidence_doc_ids": r["outputs"].get("evidence_doc_ids", []),
-            }
-            for r in rows
-        },
     }

@@ -12,16 +12,8 @@ import uuid
 import pytest
 
 from clinrag.documents import load_documents
-from clinrag.evals.disagreements import (
-    FACETS,
-    Case,
-    load_cases,
-    predicted_pairs,
-    results_payload,
-    run_experiment,
-    score_case,
-    summarize,
-)
+from clinrag.evals.disagreements import FACETS, Case, load_cases, predicted_pairs, score_case, summarize
+from clinrag.evals.disagreements_experiment import results_payload, run_experiment
 
 TOPICS = {"breast-cancer-screening", "colorectal-cancer-screening", "prostate-cancer-screening",
           "cervical-cancer-screening", "lung-cancer-screening", "aspirin-primary-prevention",
@@ -287,7 +279,7 @@ def test_run_experiment_offline_with_a_perfect_frames_target(cases):
 
 
 def test_cli_command(tmp_path, monkeypatch, capsys, cases):
-    import clinrag.evals.disagreements as bench
+    import clinrag.evals.disagreements_experiment as bench
     from clinrag.cli import disagreements as cli
     from clinrag.cli.common import common_parent
 

@@ -27,7 +27,8 @@ def cmd_disagreements(args: argparse.Namespace) -> int:
     from rich.table import Table
     from rich.text import Text
 
-    from clinrag.evals.disagreements import load_cases, passed, results_payload, run_experiment
+    from clinrag.evals.disagreements import load_cases, passed
+    from clinrag.evals.disagreements_experiment import results_payload, run_experiment
 
     ctx = context_from_args(args)
     cases = load_cases(args.cases, args.split)
