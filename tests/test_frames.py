@@ -1,6 +1,6 @@
 """Recommendation frames: document defaults, typed conflicts, the gold-set evaluation and the stored frames'
-fingerprint (sentence reading: test_frames_rules.py; several recommendations in one sentence:
-test_frames_clauses.py)."""
+fingerprint (sentence reading: test_frames_rules.py, test_frames_ages.py, test_frames_quantities.py; several
+recommendations in one sentence: test_frames_clauses.py)."""
 
 from __future__ import annotations
 

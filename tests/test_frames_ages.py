@@ -1,0 +1,72 @@
+"""Recommendation frames: how a guideline sentence's ages are read (``tools/frames/ages.py``)."""
+
+from __future__ import annotations
+
+import pytest
+from test_frames_rules import one
+
+from clinrag.tools.frames.extract import extract_frames
+
+
+@pytest.mark.parametrize(
+    ("sentence", "bounds"),
+    [("Adults 45 years and older should be screened for colorectal cancer.", (45, None)),
+     ("The ACS discourages colorectal cancer screening for people over age 85.", (86, None)),
+     ("Screening mammography is not recommended for women older than 75.", (76, None)),
+     ("The USPSTF recommends against cervical cancer screening in women younger than 21 (grade D).", (None, 20)),
+     ("Women at ages 40-49 may choose to begin screening mammography.", (40, 49)),
+     ("The ACS recommends that cervical cancer screening start at age 25.", (25, None))],
+)
+def test_age_bounds(sentence, bounds):
+    f = one(sentence)
+    assert (f.population.age_min, f.population.age_max) == bounds
+
+
+@pytest.mark.parametrize(
+    ("sentence", "bounds"),
+    [("Men aged ≥ 55 y should be offered a discussion about PSA testing.", (55, None)),
+     ("Women between 40 and 49 years should have the opportunity to begin screening mammography.", (40, 49)),
+     ("The society suggests offering PSA testing starting at 45 to men at high risk.", (45, None)),
+     ("LDCT screening should cease when a person turns 81.", (81, None))],
+)
+def test_age_bounds_in_symbols_and_events(sentence, bounds):
+    f = one(sentence)
+    assert (f.population.age_min, f.population.age_max) == bounds
+
+
+@pytest.mark.parametrize(
+    ("sentence", "bounds"),
+    [("People in their 50s should be screened for colorectal cancer.", (50, 59)),
+     ("Aspirin may be considered for adults in their 40s and 50s at high cardiovascular risk.", (40, 59)),
+     ("Screening mammography every 2 years is recommended for women ≥ 50 years of age.", (50, None)),
+     ("Men ≤ 69 years old may be offered PSA-based screening.", (None, 69))],
+)
+def test_age_bounds_in_decades_and_symbols_before_years(sentence, bounds):
+    f = one(sentence)
+    assert (f.population.age_min, f.population.age_max) == bounds
+
+
+def test_between_two_ages_without_years():
+    f = one("If you're between 45 and 75, a stool DNA test every 3 years is an option you can consider.")
+    assert (f.population.age_min, f.population.age_max, f.test) == (45, 75, "mt-sDNA")
+
+
+def test_ages_by_decade_word_and_between_without_years():
+    f = one("Consider tomosynthesis for women in their forties.")
+    assert (f.intervention, f.population.age_min, f.population.age_max) == ("digital breast tomosynthesis", 40, 49)
+    f = one("People between 50 and 74 should do a bowel cancer screening test every 2 years.")
+    assert (f.intervention, f.population.age_min, f.population.age_max) == ("colorectal cancer screening", 50, 74)
+    # a value between two numbers with a unit is not an age band
+    f = one("Adults with hypertension should be treated to a systolic pressure between 120 and 129 mm Hg.")
+    assert (f.population.age_min, f.population.age_max) == (None, None)
+
+
+def test_ages_written_in_words():
+    f = one("People aged forty-five to seventy-four should do a faecal immunochemical test every two years.")
+    assert (f.population.age_min, f.population.age_max, f.test, f.interval_months.min) == (45, 74, "FIT", 24)
+
+
+def test_two_age_bands_that_do_not_meet_joined_by_or_are_two_populations():
+    frames = extract_frames("Clinicians should not screen men younger than 50 or aged 75 and over with PSA (grade D).")
+    assert [(f.population.age_min, f.population.age_max, f.action) for f in frames] == [
+        (None, 49, "recommend_against"), (75, None, "recommend_against")]

@@ -1,0 +1,80 @@
+"""Recommendation frames: how a guideline sentence's thresholds and targets are read (``tools/frames/quantities.py``)
+and which of them make two frames."""
+
+from __future__ import annotations
+
+from test_frames_rules import one
+
+from clinrag.tools.frames.extract import extract_frames
+
+
+def test_blood_pressure_target_and_threshold_values():
+    target = one("The guideline sets a treatment target under 130/80 mm Hg for most adults (class I).")
+    assert target.intervention == "blood-pressure target"
+    assert [(q.op, q.value, q.unit) for q in target.targets] == [("<", "130/80", "mm Hg")]
+    assert target.strength == "class I"
+    threshold = one("The guideline defines stage 2 hypertension as a systolic pressure of 140 mmHg or higher or a "
+                    "diastolic pressure of 90 mmHg or higher.")
+    assert threshold.intervention == "blood-pressure threshold"
+    assert [(q.op, q.value, q.unit) for q in threshold.thresholds] == [(">=", "140/90", "mm Hg")]
+
+
+def test_lowering_the_pressure_to_below_a_value_is_a_target():
+    f = one("In most adults with hypertension, lowering office blood pressure to below 130/80 mm Hg is "
+            "recommended.")
+    assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("<", "130/80")])
+
+
+def test_a_limit_restated_in_other_units_keeps_its_comparator_and_capital_grades():
+    f = one("An A1C goal below 7% (53 mmol/mol) is reasonable for many adults with diabetes.")
+    assert [(q.op, q.value, q.unit) for q in f.targets] == [("<", "7", "%"), ("<", "53", "mmol/mol")]
+    assert one("Adults aged 50 to 80 who smoke should have yearly LDCT (Grade B).").strength == "grade B"
+    assert one("You do not need to go for cervical screening if you have had a total hysterectomy.").action == (
+        "discourage")
+
+
+def test_a_comparator_after_a_restatement_in_parentheses():
+    f = one("Most people with diabetes will be advised to aim for an HbA1c of 48mmol/mol (6.5%) or below.")
+    assert [(q.op, q.value, q.unit) for q in f.targets] == [("<=", "48", "mmol/mol"), ("<=", "6.5", "%")]
+
+
+def test_a1c_in_ifcc_units_and_a_risk_range_to_less_than():
+    a1c = one("Aim for an HbA1c below 53 mmol/mol in most adults with type 2 diabetes.")
+    assert (a1c.intervention, [(q.name, q.op, q.value, q.unit) for q in a1c.targets]) == (
+        "A1C target", [("A1C", "<", "53", "mmol/mol")])
+    statin = one("Clinicians may consider a statin for adults aged 40 to 75 with a 10-year CVD risk of 7.5% to less "
+                 "than 10%.")
+    assert [(q.op, q.value, q.unit) for q in statin.thresholds] == [("range", "7.5-10", "%")]
+
+
+def test_treated_to_is_a_target_and_kdigo_grades_are_strengths():
+    f = one("We suggest that adults with diabetes be treated to a systolic blood pressure below 130 mm Hg (2C).")
+    assert (f.intervention, f.action, f.strength) == ("blood-pressure target", "suggest_or_consider", "2C")
+    assert [(q.op, q.value) for q in f.targets] == [("<", "130")]
+
+
+def test_a_threshold_and_a_goal_joined_by_and_should_are_two_frames():
+    frames = extract_frames("In adults 65 years and older, clinicians should start treatment when systolic blood "
+                            "pressure is 160 mm Hg or higher and should treat to a systolic goal below 140 mm Hg "
+                            "(strong recommendation).")
+    assert [(f.intervention, [(q.op, q.value) for q in f.thresholds + f.targets], f.strength) for f in frames] == [
+        ("blood-pressure threshold", [(">=", "160")], "strong"), ("blood-pressure target", [("<", "140")], "strong")]
+    assert all(f.population.age_min == 65 for f in frames)
+
+
+def test_reaching_a_value_is_a_target_but_a_pressure_that_reaches_one_is_a_threshold():
+    f = one("In adults with type 2 diabetes, help the person to reach an HbA1c level below 53 mmol/mol.")
+    assert (f.intervention, f.action, [(q.op, q.value, q.unit) for q in f.targets]) == (
+        "A1C target", "recommend", [("<", "53", "mmol/mol")])
+    f = one("Start drug treatment for adults aged 60 or older once systolic blood pressure reaches 150 mm Hg.")
+    assert (f.intervention, f.targets) == ("blood-pressure threshold", [])
+    f = one("Systolic blood pressure should be lowered into a range of 130 to 139 mm Hg in adults aged 65 or older.")
+    assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "130-139")])
+
+
+def test_comparators_at_or_below_and_reaches():
+    f = one("NICE: support adults with type 2 diabetes to keep their HbA1c at or below 48 mmol/mol.")
+    assert (f.intervention, f.action, [(q.op, q.value) for q in f.targets]) == (
+        "A1C target", "recommend", [("<=", "48")])
+    f = one("Drug treatment is recommended for adults aged 65 and over once blood pressure reaches 140/90 mm Hg.")
+    assert [(q.op, q.value) for q in f.thresholds] == [(">=", "140/90")]
