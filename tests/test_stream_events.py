@@ -59,3 +59,12 @@ def test_ask_prints_status_lines_before_the_evidence_map(capsys, guideline_index
     assert any("[uspstf-crc-2016]" in line and "superseded by uspstf-crc-2021" in line for line in lines)
     assert any(line.startswith("> support") and line.endswith("answering") for line in lines)
     assert out.index("> in scope") < out.index("Evidence map")
+
+
+def test_the_progress_line_counts_typed_disagreements_and_nli_flags_apart():
+    from clinrag.cli.live import event_lines
+
+    event = {"type": "clinrag.contradictions", "flagged": [], "document_pairs": 6, "threshold": 0.5,
+             "disagreements": [{"kind": "disagreement"}, {"kind": "disagreement"}, {"kind": "change"}]}
+    assert event_lines(event)[0] == ("disagreements (recommendation frames): 2 between organizations, 1 changes "
+                                     "between versions; NLI: 0 of 6 document pairs flagged")

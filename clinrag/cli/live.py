@@ -45,7 +45,10 @@ def event_lines(event: dict) -> list[str]:
         return lines
     if kind == "clinrag.contradictions":
         flagged = event["flagged"]
-        lines = [f"disagreements: {len(flagged)} flagged of {event['document_pairs']} document pairs compared"]
+        typed = event.get("disagreements") or []
+        between = sum(d.get("kind") == "disagreement" for d in typed)
+        lines = [f"disagreements (recommendation frames): {between} between organizations, {len(typed) - between} "
+                 f"changes between versions; NLI: {len(flagged)} of {event['document_pairs']} document pairs flagged"]
         lines += [f"  [yellow]![/yellow] {_cite(e['doc_a'])} vs {_cite(e['doc_b'])} score {e['score']:.2f}"
                   for e in flagged[:3]]
         return lines
