@@ -132,9 +132,9 @@ def answer(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     text = None
     note = ""
-    recommendations = recommendation_sentences(index_of(ctx))
+    index = index_of(ctx)
+    recommendations = recommendation_sentences(index)
     if ctx.chat_model:
-        index = index_of(ctx)
         reply = llm_answer(load_chat_model(ctx.chat_model), state.question, state.evidence, state.contradictions,
                            state.disagreements)
         text, checks = check_answer(

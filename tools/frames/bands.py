@@ -57,10 +57,9 @@ def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
     return None
 
 
-def start_age_text(frames: list[Frame]) -> str | None:
-    """The start age as the document states it, with the band left to an individual decision before it:
-    "50 (individual decision from 40)"."""
-    start = start_age(frames)
+def start_age_text(start: tuple[int, Frame] | None, frames: list[Frame]) -> str | None:
+    """The start age (:func:`start_age` of ``frames``) as the document states it, with the band left to an
+    individual decision before it: "50 (individual decision from 40)"."""
     if start is None:
         return None
     age, frame = start

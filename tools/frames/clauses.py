@@ -67,7 +67,7 @@ def clauses(sentence: str) -> list[str]:
         graded = rules.strength(left), rules.strength(right)  # "... (grade B), and may selectively offer (grade C)"
         # "women who have had a hysterectomy do not need screening, and women over 65 with adequate prior screening
         # can stop": other people
-        groups = _conditions(left), _conditions(right)
+        groups = set(lexicon.labels(lexicon.CONDITIONS, left)), set(lexicon.labels(lexicon.CONDITIONS, right))
         if (ages.age_spans(left) and ages.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]) or (
             all(groups) and groups[0] != groups[1]
@@ -94,11 +94,6 @@ def _gapped(sentence: str) -> list[str] | None:
     return None
 
 
-def _conditions(text: str) -> set[str]:
-    """The subgroup conditions a text names (:data:`lexicon.CONDITIONS`)."""
-    return {label for label, pattern in lexicon.CONDITIONS if re.search(pattern, text, re.I)}
-
-
 def _unbracketed(text: str) -> str:
     """The text without its parentheticals (one left open at the end, as a verb's subtree can end, included)."""
     return re.sub(r"\([^()]*(?:\)|$)", " ", text)
@@ -111,7 +106,7 @@ def _stands_apart(parts: list[str]) -> bool:
     other parts do not ("keep HbA1c at or below 48 mmol/mol; where ..., aim for 53 mmol/mol or below")."""
     intervention = lexicon.intervention(" ".join(parts))
     tests = [{t for *_, t in lexicon.tests(p, intervention)} if intervention else set() for p in parts]
-    groups = [_conditions(p) for p in parts]
+    groups = [set(lexicon.labels(lexicon.CONDITIONS, p)) for p in parts]
     values = [{q.key() for qs in quantities(p) for q in qs} for p in parts]
 
     def own(found: list[set[str]], i: int) -> bool:

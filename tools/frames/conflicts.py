@@ -214,9 +214,10 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
     summaries: dict[tuple, dict[str, Any]] = {}
     for (doc_id, intervention), fs in docs.items():
         if not intervention.endswith(_SCREENING_FACETS_SKIP):
+            start = bands.start_age(fs)
             summaries[(doc_id, intervention)] = {
-                "start_age": bands.start_age(fs),
-                "start_age_text": bands.start_age_text(fs),
+                "start_age": start,
+                "start_age_text": bands.start_age_text(start, fs),
                 "stop_age": bands.stop_age(fs),
                 "eligibility": bands.criteria_map(fs),
             }

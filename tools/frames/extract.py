@@ -72,15 +72,6 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
     return [(labels[0] if labels else None, rules.span_interval([iv for *_, iv, _ in ivs]))]
 
 
-def _labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
-    out = []
-    for label, pattern in table:
-        if m := re.search(pattern, text, re.I):
-            num = next((g for g in m.groups() if g), None) if m.groups() else None
-            out.append(label.format(num) if "{}" in label else label)
-    return list(dict.fromkeys(out))
-
-
 def _risk(text: str) -> str | None:
     for pattern, label in _RISK:
         for m in pattern.finditer(text):
@@ -100,8 +91,8 @@ def _population(text: str, context: FrameContext | None) -> Population:
         age_min=lo,
         age_max=hi,
         risk=_risk(text),
-        criteria=_labels(lexicon.CRITERIA, text),
-        conditions=_labels(lexicon.CONDITIONS, text),
+        criteria=lexicon.labels(lexicon.CRITERIA, text),
+        conditions=lexicon.labels(lexicon.CONDITIONS, text),
     )
 
 

@@ -181,3 +181,14 @@ def tests(text: str, intervention: str) -> list[tuple[int, int, str]]:
             if not any(m.start() < e and s < m.end() for s, e, _ in taken):
                 taken.append((m.start(), m.end(), label))
     return sorted(taken)
+
+
+def labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
+    """The labels of a table (:data:`CRITERIA`, :data:`CONDITIONS`) that ``text`` names, in table order; a label with
+    "{}" takes the first captured number."""
+    out = []
+    for label, pattern in table:
+        if m := re.search(pattern, text, re.I):
+            num = next((g for g in m.groups() if g), None) if m.groups() else None
+            out.append(label.format(num) if "{}" in label else label)
+    return list(dict.fromkeys(out))
