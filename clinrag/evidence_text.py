@@ -32,7 +32,15 @@ def cite(doc_id: str, superseded: set[str]) -> str:
 def relevant_sentences(question: str, text: str | list[str], n: int = SENTENCES_PER_SOURCE) -> list[str]:
     """The ``n`` sentences most similar to the question (at least one), in their original order. ``text``: a text,
     or passages (each split as at index build, so no sentence splitter runs at query time)."""
-    sentences = split_sentences(text) if isinstance(text, str) else [s for p in text for s in split_sentences(p)]
+    return most_relevant(question, _sentences_of(text), n)
+
+
+def _sentences_of(text: str | list[str]) -> list[str]:
+    return split_sentences(text) if isinstance(text, str) else [s for p in text for s in split_sentences(p)]
+
+
+def most_relevant(question: str, sentences: list[str], n: int = SENTENCES_PER_SOURCE) -> list[str]:
+    """The ``n`` of ``sentences`` most similar to the question (at least one), in their original order."""
     if len(sentences) <= 1:
         return sentences
     sims = embed_cached(sentences) @ embed_cached([question])[0]
@@ -57,13 +65,12 @@ def key_sentences(question: str, passages: str | list[str], recommendations: lis
     the retrieved passages (:func:`relevant_sentences`)."""
     if recommendations and not temporal_intent(question)[0]:
         pool = list(dict.fromkeys(recommendations))
-        retrieved = split_sentences(passages) if isinstance(passages, str) else [
-            s for p in passages for s in split_sentences(p)]
+        retrieved = _sentences_of(passages)
         query = embed_cached([question])[0]
         best = float(np.max(embed_cached(pool) @ query))
         if best >= MIN_SENTENCE_SIMILARITY and best >= float(np.max(embed_cached(retrieved) @ query,
                                                                    initial=-1.0)) - RECOMMENDATION_MARGIN:
-            return relevant_sentences(question, pool, n)
+            return most_relevant(question, pool, n)  # already sentences: never split again
     return relevant_sentences(question, passages, n)
 
 

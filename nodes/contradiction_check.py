@@ -20,12 +20,10 @@ from clinrag.graph.events import contradiction_entry, disagreement_entry, emit
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
 from clinrag.tools.frames.conflicts import find_conflicts
-from clinrag.tools.frames.findings_rules import is_result_sentence
 from clinrag.tools.index.text import split_sentences
 from clinrag.tools.nli.backends import get_stance_backend
 from clinrag.tools.nli.contradiction import contradiction_graph, salience_of
 from clinrag.tools.nli.pair_scores import primed_backend
-from clinrag.tools.nli.stance import stance_graph
 
 
 def _key(sentence: str) -> str:
@@ -35,8 +33,20 @@ def _key(sentence: str) -> str:
 def sentences_for_nli(sentences: dict[str, list[str]], framed: set[str], abstracts: set[str]) -> dict[str, list[str]]:
     """Per document, the sentences NLI compares: none that states a frame, and of an abstract (a doc_id in
     ``abstracts``) only result sentences."""
+    if not abstracts:  # the finding rules are imported (and their patterns compiled) only for abstracts
+        return {doc_id: [s for s in sents if _key(s) not in framed] for doc_id, sents in sentences.items()}
+    from clinrag.tools.frames.findings_rules import is_result_sentence
+
     return {doc_id: [s for s in sents if _key(s) not in framed and (doc_id not in abstracts or is_result_sentence(s))]
             for doc_id, sents in sentences.items()}
+
+
+def _stance_edges(studies: dict[str, list[str]], question: str, nli_backend: str) -> list:
+    """Stance edges between abstracts: imported and loaded only when abstracts were retrieved, so a guideline
+    question never pays for the stance model."""
+    from clinrag.tools.nli.stance import stance_graph
+
+    return stance_graph(studies, question, get_stance_backend(nli_backend))[0]
 
 
 def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
@@ -57,8 +67,7 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     nli_edges, _ = contradiction_graph({d: s for d, s in nli_sentences.items() if d not in abstracts}, backend,
                                        ctx.pair_similarity_threshold)
     studies = {d: s for d, s in nli_sentences.items() if d in abstracts}
-    # the stance model loads only when abstracts were retrieved: a guideline question never pays for it
-    stance_edges = stance_graph(studies, state.question, get_stance_backend(ctx.nli_backend))[0] if studies else []
+    stance_edges = _stance_edges(studies, state.question, ctx.nli_backend) if studies else []
     edges = sorted(nli_edges + stance_edges, key=lambda e: -e.score)
     salience = salience_of(edges, list(sentences))
     flagged = [contradiction_entry(e) for e in edges if e.score >= ctx.contradiction_threshold]

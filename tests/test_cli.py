@@ -131,3 +131,26 @@ def test_console_script_stdin_loads_models_once(guideline_index):
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(l) for l in proc.stdout.splitlines()]
     assert [r["decision"] for r in rows] == ["answer", "answer"]
+
+
+def test_console_script_answers_and_keeps_the_collector_running(guideline_index):
+    """The installed ``clinrag`` entry (``clinrag.cli.entry:run``): the same answer as :func:`main`, the exit code
+    passed through, the cycle collector on with the raised first-generation threshold, everything frozen at the end
+    (so exit skips the last scan)."""
+    code = (
+        "import gc, sys\n"
+        "from clinrag.cli.entry import GEN0_THRESHOLD, run\n"
+        "sys.argv = ['clinrag', 'ask', '--json', sys.argv[1]]\n"
+        "rc = run()\n"
+        "print('@@', rc, gc.isenabled(), gc.get_threshold()[0] == GEN0_THRESHOLD, gc.get_freeze_count() > 100_000)\n"
+    )
+    question = "Should average-risk adults start colorectal cancer screening at 45 or 50?"
+    out = subprocess.run([sys.executable, "-c", code, question], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    lines = out.stdout.strip().splitlines()
+    assert json.loads("\n".join(lines[:-1]))["decision"] == "answer"
+    assert lines[-1] == "@@ 0 True True True"
+    bad = subprocess.run([sys.executable, "-c", "import sys\nfrom clinrag.cli.entry import run\n"
+                          "sys.argv = ['clinrag', 'ask', '--top-k', '0', 'x']\nsys.exit(run())"],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "clinrag:" in bad.stderr

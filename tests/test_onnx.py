@@ -60,7 +60,43 @@ def test_an_export_from_other_weights_is_never_used(tmp_path):
     (tmp_path / MANIFEST).write_text(json.dumps({ENCODER_FILE: "some-other-encoder@1.0"}))
     assert _current(tmp_path, ENCODER_FILE, encoder_source()) is None  # export_encoder() exports again
     (tmp_path / MANIFEST).write_text(json.dumps({ENCODER_FILE: encoder_source()}))
+    assert _current(tmp_path, ENCODER_FILE, encoder_source()) is None  # a graph without its weights file
+    (tmp_path / f"{ENCODER_FILE}.data").write_bytes(b"weights")
     assert _current(tmp_path, ENCODER_FILE, encoder_source()) == tmp_path / ENCODER_FILE
+
+
+def test_exports_keep_their_weights_beside_the_graph(exported):
+    """ONNX Runtime maps ``<name>.data`` instead of parsing the weights out of the graph file."""
+    from clinrag.tools.index.onnx_models import ENCODER_FILE
+
+    graph, weights = exported / ENCODER_FILE, exported / f"{ENCODER_FILE}.data"
+    assert weights.stat().st_size > 80_000_000 and graph.stat().st_size < 1_000_000
+    assert not list(exported.glob(".*staging")) and not list(exported.glob(".*.tmp"))
+
+
+def test_an_export_that_holds_its_weights_is_moved_to_external_weights_once(tmp_path):
+    """An export made before external weights: rewritten in place on first use, same outputs."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    from clinrag.tools.index.onnx_models import MANIFEST, _current
+
+    weight = np.random.default_rng(0).standard_normal((4, 80_000)).astype(np.float32)  # 1.28 MB
+    graph = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 80_000])],
+                              [numpy_helper.from_array(weight, "w")])
+    path = tmp_path / "old.onnx"
+    onnx.save_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    (tmp_path / MANIFEST).write_text(json.dumps({"old.onnx": "src"}))
+    x = np.ones((1, 4), np.float32)
+    assert _current(tmp_path, "old.onnx", "src") == path
+    assert (tmp_path / "old.onnx.data").stat().st_size == weight.nbytes and path.stat().st_size < 10_000
+    y = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    np.testing.assert_array_equal(y, x @ weight)
+    mtime = path.stat().st_mtime_ns
+    assert _current(tmp_path, "old.onnx", "src") == path and path.stat().st_mtime_ns == mtime  # once
 
 
 def test_bad_runtime_setting_is_a_clear_error(monkeypatch):
