@@ -70,3 +70,8 @@ def test_two_age_bands_that_do_not_meet_joined_by_or_are_two_populations():
     frames = extract_frames("Clinicians should not screen men younger than 50 or aged 75 and over with PSA (grade D).")
     assert [(f.population.age_min, f.population.age_max, f.action) for f in frames] == [
         (None, 49, "recommend_against"), (75, None, "recommend_against")]
+
+
+def test_a_start_verb_before_the_intervention_and_the_age():
+    f = one("National programmes should start bowel screening at 50 with a FIT every two years.")
+    assert (f.population.age_min, f.population.age_max, f.test) == (50, None, "FIT")

@@ -235,3 +235,35 @@ def test_a_coordinated_verb_about_another_subgroup_is_a_second_frame():
                             "older than 65 with adequate prior negative screening can stop.")
     assert [(f.population.age_min, f.population.conditions, f.action) for f in frames] == [
         (None, ["hysterectomy"], "discourage"), (66, ["adequate prior screening"], "discourage")]
+
+
+def test_a_part_closed_by_its_own_strength_then_another_action():
+    frames = extract_frames("Start drug treatment when clinic blood pressure is 150/95 mm Hg or higher (Class I; LOE "
+                            "A), and once treatment has begun a goal below 140/90 mm Hg is recommended (Class I; LOE "
+                            "C).")
+    assert [(f.intervention, f.strength) for f in frames] == [("blood-pressure threshold", "class I; LOE A"),
+                                                              ("blood-pressure target", "class I; LOE C")]
+    # a semicolon inside the parentheses divides nothing; the part after the strength takes none of it
+    frames = extract_frames("Most adults with type 2 diabetes should aim for an HbA1c of 7% to 8% (weak "
+                            "recommendation; low-certainty evidence) and should consider easing treatment when it "
+                            "falls below 6.5%.")
+    assert [(f.action, f.strength, [q.value for q in f.targets + f.thresholds]) for f in frames] == [
+        ("recommend", "weak; low-certainty evidence", ["7-8"]), ("suggest_or_consider", None, ["6.5"])]
+
+
+def test_a_part_for_people_set_by_a_value_and_a_part_for_people_set_by_ages():
+    frames = extract_frames("Offer a statin to people with a 10-year cardiovascular risk of 10% or more, and "
+                            "consider one for adults with chronic kidney disease who are older than 50.")
+    assert [(f.action, [q.value for q in f.thresholds], f.population.age_min) for f in frames] == [
+        ("recommend", ["10"], None), ("suggest_or_consider", [], 51)]
+
+
+def test_a_gapped_part_whose_subject_states_ages_and_a_subgroup_after_adequate_negative_screening():
+    frames = extract_frames("Women aged twenty-five to forty-nine should have cervical screening every three years, "
+                            "and women aged 50 to 64 every five years.")
+    assert [(f.population.age_min, f.population.age_max, f.interval_months.min) for f in frames] == [
+        (25, 49, 36), (50, 64, 60)]
+    frames = extract_frames("Cervical screening can end in women over 65 who have had adequate negative prior "
+                            "screening, and it is not needed for women after a total hysterectomy.")
+    assert [(f.population.age_min, f.population.conditions) for f in frames] == [
+        (66, ["adequate prior screening"]), (None, ["hysterectomy"])]

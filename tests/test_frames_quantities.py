@@ -78,3 +78,27 @@ def test_comparators_at_or_below_and_reaches():
         "A1C target", "recommend", [("<=", "48")])
     f = one("Drug treatment is recommended for adults aged 65 and over once blood pressure reaches 140/90 mm Hg.")
     assert [(q.op, q.value) for q in f.thresholds] == [(">=", "140/90")]
+
+
+def test_a_range_brought_into_a_percentage_in_words_and_a_target_phrase_after_a_threshold():
+    into = one("For treated patients aged 70 to 79, systolic pressure should be brought into the range of 130 to "
+               "139 mm Hg when tolerated.")
+    assert (into.intervention, [(q.op, q.value) for q in into.targets]) == ("blood-pressure target",
+                                                                           [("range", "130-139")])
+    words = one("The panel suggests aiming for an HbA1c of six and a half to eight percent in most older adults.")
+    assert [(q.op, q.value, q.unit) for q in words.targets] == [("range", "6.5-8", "%")]
+    # "whose pressure is at or above 150 to a target below 150": the first value says who, the second is the goal
+    frames = extract_frames("Clinicians should treat adults aged 65 or older whose systolic pressure is at or above "
+                            "160 mm Hg to a target below 150 mm Hg.")
+    assert [(f.intervention, [(q.op, q.value) for q in f.thresholds], [(q.op, q.value) for q in f.targets])
+            for f in frames] == [("blood-pressure threshold", [(">=", "160")], []),
+                                 ("blood-pressure target", [], [("<", "150")])]
+
+
+def test_a_risk_level_says_who_both_the_threshold_and_the_goal_are_for():
+    frames = extract_frames("For adults whose 10-year cardiovascular risk is 15% or more, begin drug treatment at "
+                            "140/90 mm Hg or above and treat to a goal below 130/80 mm Hg (Class I; LOE B-R).")
+    assert [(f.intervention, sorted((q.op, q.value, q.unit) for q in f.thresholds)) for f in frames] == [
+        ("blood-pressure threshold", [(">=", "140/90", "mm Hg"), (">=", "15", "%")]),
+        ("blood-pressure target", [(">=", "15", "%")])]
+    assert [f.strength for f in frames] == ["class I; LOE B-R"] * 2

@@ -274,3 +274,36 @@ def test_immunochemical_faecal_occult_blood_test_is_fit_and_a_decade_list_is_one
 def test_beginning_shared_decision_making_about_screening_is_an_individual_decision():
     f = one("Men should begin shared decision-making with their clinician about PSA-based screening at age 55.")
     assert (f.action, f.population.age_min) == ("individual_decision", 55)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("Do not offer PSA testing to men over 75 who have no symptoms.", "recommend_against"),
+     ("For women younger than 25, do not screen for cervical cancer.", "recommend_against"),
+     ("From age 30 to 65, screen every 5 years with HPV testing alone.", "recommend"),
+     ("If you are 60 to 74 you'll be sent a bowel screening kit every 2 years.", "recommend"),
+     ("Women who have had a total hysterectomy do not need to continue cervical screening.", "discourage")],
+)
+def test_imperatives_invitations_and_what_is_not_needed(sentence, action):
+    assert one(sentence).action == action
+
+
+def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
+    assert extract_frames("A FIT looks for hidden blood in a stool sample, and you don't need to change your diet "
+                          "before doing it.") == []
+
+
+def test_certainty_of_evidence_is_written_in_one_form():
+    f = one("Biennial mammography is recommended for women aged 50 to 69 (strong recommendation, low certainty of "
+            "evidence).")
+    assert f.strength == "strong; low-certainty evidence"
+
+
+def test_breast_mri_in_addition_to_annual_mammography_is_two_recommendations():
+    frames = extract_frames("Women with an estimated lifetime breast cancer risk above 20% should have breast MRI "
+                            "every year in addition to annual mammography, starting at age 30.")
+    assert [(f.intervention, f.interval_months.min, f.population.age_min, f.population.risk) for f in frames] == [
+        ("supplemental breast imaging", 12, 30, None), ("screening mammography", 12, 30, None)]
+    # without an interval of its own, the examination added to is the context, not a second recommendation
+    assert [f.intervention for f in extract_frames(
+        "High-risk women should have annual breast MRI in addition to mammography.")] == ["supplemental breast imaging"]

@@ -52,9 +52,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
     (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
     (r"\bno later than age (\d{2,3})\b", "min"),
-    (r"\b(?:starting|beginning) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
-    # "starting PSA testing at 45"
-    (r"\b(?:starting|beginning) (?:[\w-]+ ){1,3}at (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),
+    (r"\b(?:start(?:ing)?|begin(?:ning)?) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
+    # "starting PSA testing at 45", "to start cervical screening at 30"
+    (r"\b(?:start(?:ing)?|begin(?:ning)?) (?:[\w-]+ ){1,3}at (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),
     (r"\b(?:aged?|ages)\s*(?:≥|>=)\s*(\d{2,3})\b", "min"),
     (r"\b(?:aged?|ages)\s*>\s*(\d{2,3})\b", "gt"),
     (r"\b(?:aged?|ages)\s*(?:≤|<=)\s*(\d{2,3})\b", "max"),

@@ -25,7 +25,12 @@ _POP_HEAD = re.compile(
 SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
 # a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
 # older", "... from age 25 to 39 and annually from age 40" (no verb of its own: it takes the first clause's action)
-_GAPPED = re.compile(r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in|between)\b)", re.I)
+# the second part opens with its interval, a preposition or a subject with ages ("..., and women aged 50 to 64
+# every five years")
+_GAPPED = re.compile(
+    r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in|between)\b"
+    r"|(?:women|men|adults|people|those|patients|individuals)\s+(?:aged?\s+|between\s+)?\d)", re.I
+)
 
 
 def nlp() -> Any:
@@ -42,8 +47,11 @@ def clauses(sentence: str) -> list[str]:
     stands apart (:func:`_stands_apart`); else (2) at a coordinated verb with its own modal ("and should begin") or
     its own action word ("and is discouraged"), when the two sides state different ages, interventions or
     strengths, so that "should be screened and offered ..." stays one clause; else (3) before a gapped second
-    recommendation without a verb ("... every 1 to 3 years to women 25 to 39, and annually to those 40 and older")."""
-    for separator in (r";", r",?\s+(?=(?:while|whereas|though|although)\b)", r",?\s+and (?=that\b)"):
+    recommendation without a verb ("... every 1 to 3 years to women 25 to 39, and annually to those 40 and older"),
+    or (4) after a part's own strength in parentheses, before a part with an action of its own
+    (:func:`_own_strengths`)."""
+    # (a semicolon inside parentheses, "(conditional recommendation; moderate-certainty evidence)", divides nothing)
+    for separator in (r";(?![^()]*\))", r",?\s+(?=(?:while|whereas|though|although)\b)", r",?\s+and (?=that\b)"):
         parts = [p.strip() for p in re.split(separator, sentence)]
         if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
             return [q for p in parts for q in clauses(p)]  # a part can divide again ("...; ..., though ...")
@@ -68,12 +76,29 @@ def clauses(sentence: str) -> list[str]:
         # "women who have had a hysterectomy do not need screening, and women over 65 with adequate prior screening
         # can stop": other people
         groups = set(lexicon.labels(lexicon.CONDITIONS, left)), set(lexicon.labels(lexicon.CONDITIONS, right))
-        if (ages.age_spans(left) and ages.age_spans(right)) or (
+        # "offer a statin to people with a 10-year risk of 10% or more, and consider one for adults with type 1
+        # diabetes older than 40": who the first part is for is set by its values, the second by its ages
+        by_values_then_ages = any(quantities(left)) and ages.age_spans(right) and not ages.age_spans(left)
+        if by_values_then_ages or (ages.age_spans(left) and ages.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]) or (
             all(groups) and groups[0] != groups[1]
         ):
             return [left, right]
-    return _gapped(sentence) or [sentence]
+    return _own_strengths(sentence) or _gapped(sentence) or [sentence]
+
+
+def _own_strengths(sentence: str) -> list[str] | None:
+    """A recommendation closed by its strength in parentheses, then "and"/"but" and another with an action of its
+    own and another strength or none ("... should be started on medication (Class I; LOE A), and once hypertension
+    is confirmed a goal of less than 130/80 mm Hg is recommended (Class I; LOE B-R)", "... (conditional
+    recommendation; moderate-certainty evidence) and should consider deintensifying ..."), which a parse can miss;
+    None otherwise."""
+    for m in re.finditer(r"(\([^()]*\))\s*[,;]?\s*(?=(?:and|but)\b)", sentence):
+        left, right = sentence[: m.end(1)], sentence[m.end() :]
+        own = rules.strength(m.group(1))
+        if own and rules.action(left) and rules.action(_unbracketed(right)) and rules.strength(right) != own:
+            return [left, right]
+    return None
 
 
 def _gapped(sentence: str) -> list[str] | None:

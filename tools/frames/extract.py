@@ -26,6 +26,9 @@ _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|in
 _DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
 _FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
 _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
+# "breast MRI every year in addition to annual mammography": the examination it adds to, with an interval of its
+# own, is a second recommendation for the same people
+_ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
 _RISK = (
     (re.compile(r"\b(?:even higher|very high) risk\b", re.I), "very high"),
     (re.compile(r"\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
@@ -70,6 +73,17 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
         if len(owned) >= 2:
             return [(label, rules.span_interval(owned[label])) for label in labels if label in owned]
     return [(labels[0] if labels else None, rules.span_interval([iv for *_, iv, _ in ivs]))]
+
+
+def _added_to(text: str, intervention: str) -> tuple[str, str, Interval] | None:
+    """(the text without the phrase, the intervention added to, its interval) when supplemental imaging is
+    recommended "in addition to" an examination with an interval of its own; None otherwise."""
+    if intervention != lexicon.SUPPLEMENTAL or not (m := _ADDED_TO.search(text)):
+        return None
+    other, intervals = lexicon.intervention(m.group(0)), rules.interval_spans(m.group(0))
+    if other in (None, intervention) or not intervals:
+        return None
+    return f"{text[: m.start()]} {text[m.end() :]}", other, rules.span_interval([iv for *_, iv, _ in intervals])
 
 
 def _risk(text: str) -> str | None:
@@ -170,14 +184,17 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if _ANAPHORA.search(text) and context and context.previous:
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
             # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,
-            # two recommendations (other thresholds, such as a 10-year risk, stay with the target as its eligibility)
+            # two recommendations; other thresholds, such as a 10-year risk, say who both are for
             strength = rules.strength(text) or whole_strength
             quantity_sets = [(name, thresholds, targets)]
             bp_thresholds = [q for q in thresholds if q.unit == "mm Hg"]
             if name == "blood-pressure target" and bp_thresholds:
                 others = [q for q in thresholds if q.unit != "mm Hg"]
-                quantity_sets = [("blood-pressure threshold", bp_thresholds, []), (name, others, targets)]
-            for (name, thresholds, targets), (test, interval) in product(quantity_sets, _test_options(text, name)):
+                quantity_sets = [("blood-pressure threshold", others + bp_thresholds, []), (name, others, targets)]
+            added = _added_to(text, name)
+            options = _test_options(added[0] if added else text, name)
+            first = len(frames)
+            for (name, thresholds, targets), (test, interval) in product(quantity_sets, options):
                 for pop in pops:
                     frames.append(
                         Frame(
@@ -194,6 +211,9 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                             **meta,
                         )
                     )
+            if added:
+                frames += [f.model_copy(update={"intervention": added[1], "test": None, "interval_months": added[2]})
+                           for f in frames[first:]]
     return frames
 
 

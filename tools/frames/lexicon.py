@@ -20,19 +20,21 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     (
         SUPPLEMENTAL,
         r"\b(?:supplemental|adjunct(?:ive)?) (?:breast )?(?:screening|imaging|ultrasound|ultrasonography|MRI"
-        r"|magnetic resonance)",
+        r"|magnetic resonance)|\bbreast (?:MRI|magnetic resonance|ultrasound|ultrasonography)",
     ),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
     (
         "breast cancer risk assessment",
         r"\bbreast cancer risk assessment|\bbreast cancer risk (?:\w+ ){0,2}assessed|\bfamilial risk assessment"
-        r"|\b(?:assess|estimat|evaluat|calculat)\w* (?:[\w'’]+ ){0,3}breast cancer risk",
+        # a verb, not the attribute of a risk level ("an estimated lifetime breast cancer risk of 20%")
+        r"|(?<!\ban )(?<!\bthe )(?<!\btheir )(?<!\bher )\b(?:assess|estimat|evaluat|calculat)\w* (?:[\w'’]+ ){0,3}"
+        r"breast cancer risk",
     ),
     ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
     (
         "colorectal cancer screening",
-        r"\bcolorectal cancer|\bbowel cancer|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
+        r"\bcolorectal cancer|\bbowel (?:cancer|screening)|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
         r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical|\bf(?:a)?ecal occult blood",
     ),
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
@@ -140,7 +142,7 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"),
     (
         "adequate prior screening",
-        r"(?<!not had )\badequate (?:prior |previous )?(?:negative )?screening|\bprior screening was adequate",
+        r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening|\bprior screening was adequate",
     ),
     ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
     (

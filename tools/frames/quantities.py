@@ -28,10 +28,28 @@ _TARGET_CUE = re.compile(
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
     r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below |at or )?"
     r"(?:below|under|less)\b"
-    # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139"
-    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|between|within)\b",
+    # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139", "brought into the range of"
+    r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b",
     re.I,
 )
+_SMALL = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_SMALL_WORD = rf"(?:{'|'.join(_SMALL)})(?: and a half)?"
+# a percentage in words: "seven to eight and a half percent", "ten per cent or more"
+_SPELLED_PERCENT = re.compile(rf"\b({_SMALL_WORD})(?:(\s+(?:to|and|-)\s+)({_SMALL_WORD}))?(?=\s+(?:percent|per cent)\b)",
+                              re.I)
+
+
+def _word_value(word: str) -> str:
+    number, and_a_half, _ = word.lower().partition(" and a half")
+    return _num(str(_SMALL.index(number) + 1 + (0.5 if and_a_half else 0)))
+
+
+def _spelled_percentages(text: str) -> str:
+    """Percentages written in words as digits ("seven to eight and a half percent" -> "7 to 8.5 percent")."""
+    return _SPELLED_PERCENT.sub(
+        lambda m: _word_value(m.group(1)) + (f"{m.group(2)}{_word_value(m.group(3))}" if m.group(3) else ""), text)
+
+
 _BP_CATEGORY = re.compile(r"(normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)", re.I)
 
 
@@ -100,6 +118,7 @@ def _name(before: str, unit: str, is_target: bool) -> str:
 
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
+    text = _spelled_percentages(text)
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, str, str, str, str]] = []  # (position, text before, unit, value, comparator)
     for pattern, kind in _PATTERNS:
@@ -137,9 +156,15 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
 _NEXT_VERB = re.compile(r"\s(?:and|then)\s+(?=(?:should|must|may|then|treat|aim|lower|keep|target)\b)", re.I)
 
 
+# where a target phrase starts: "whose systolic pressure is at or above 150 mm Hg to a target below 150 mm Hg"
+_TARGET_PHRASE = re.compile(r"\s(?=(?:to|with) (?:a|an|the) (?:\w+ )?(?:target|goal)\b)", re.I)
+
+
 def _segment(text: str, pos: int) -> str:
-    """The stretch of ``text`` around ``pos`` delimited by commas, semicolons and coordinated verb phrases."""
-    cuts = [i for i, ch in enumerate(text) if ch in ",;"] + [m.start() for m in _NEXT_VERB.finditer(text)]
+    """The stretch of ``text`` around ``pos`` delimited by commas, semicolons, coordinated verb phrases and target
+    phrases."""
+    cuts = [i for i, ch in enumerate(text) if ch in ",;"] + [
+        m.start() for pattern in (_NEXT_VERB, _TARGET_PHRASE) for m in pattern.finditer(text)]
     start = max((c for c in cuts if c < pos), default=-1) + 1
     end = min((c for c in cuts if c >= pos), default=len(text))
     return text[start:end]

@@ -79,9 +79,11 @@ _WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation|\((s
 # KDIGO's grade, level 1 or 2 with the quality of evidence A-D, written "(1B)", "(2C)"
 _KDIGO = re.compile(r"\(([12][A-D])\)")
 # the evidence grading that follows the strength word: "(weak recommendation, low-quality evidence)" (GRADE as ACP
-# states it), "(conditional recommendation, low certainty)"
+# states it), "(conditional recommendation, low certainty)"; "moderate certainty of evidence" is written in the form
+# "moderate-certainty evidence"
 _QUALITY = re.compile(
-    r"\brecommendation\s*[,;]\s*((?:high|moderate|low|very low)(?:-quality evidence|[- ]certainty(?: evidence)?))", re.I
+    r"\brecommendation\s*[,;]\s*((?:high|moderate|low|very low)(?:-quality evidence|[- ]certainty(?: of evidence"
+    r"| evidence)?))", re.I
 )
 
 
@@ -102,7 +104,7 @@ def strength(text: str) -> str | None:
     if m := _WORD.search(text):
         parts.append((m.group(1) or m.group(2)).lower())
         if m.group(1) and (q := _QUALITY.search(text, m.end() - len("recommendation"))):
-            parts.append(q.group(1).lower())
+            parts.append(re.sub(r"[- ]certainty of evidence$", "-certainty evidence", q.group(1).lower()))
     if m := _KDIGO.search(text):
         parts.append(m.group(1))
     return "; ".join(parts) or None
@@ -134,15 +136,20 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "discourage",
-        r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease)\b"
+        r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease|end)\b"
         r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b"
-        r"|\b(?:do|does|will) not need\b|\b(?:don't|doesn't|won't) need\b",
+        # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
+        r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
+        r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))",
     ),
     (
         "recommend_against",
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not recommend|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\bavoid\w*"
+        # an imperative, as the recommend cue below reads one: "Do not screen ...", "For ..., do not offer ..."
+        r"|^\W*(?:[A-Z][\w/-]{1,15}:\s*)?(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?(?:Do not|Don't)"
+        r"\s+(?:routinely\s+)?(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)\b"
         r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|be (?:stopped|discontinued|ceased))",
     ),
     (
@@ -167,11 +174,11 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
-        r"|\b(?:will|'ll) be invited\b|\baims? to\b"
+        r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b"
         # an imperative opens the sentence, or follows an opening phrase ("For primary prevention, offer ...") or
         # the label of its source ("NICE: offer ...")
-        r"|^\W*(?:[A-Z][\w/-]{1,15}:\s*)?(?:(?:for|in|among|if|when)\b[^,;]{0,80},\s*)?(?:Screen|Initiate|Start|Offer"
-        r"|Begin|Use|Treat|Confirm|Diagnose|Help|Support)\b",
+        r"|^\W*(?:[A-Z][\w/-]{1,15}:\s*)?(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?"
+        r"(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
