@@ -35,8 +35,9 @@ _TARGET_CUE = re.compile(
 _SMALL = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _SMALL_WORD = rf"(?:{'|'.join(_SMALL)})(?: and a half)?"
 # a percentage in words: "seven to eight and a half percent", "ten per cent or more"
-_SPELLED_PERCENT = re.compile(rf"\b({_SMALL_WORD})(?:(\s+(?:to|and|-)\s+)({_SMALL_WORD}))?(?=\s+(?:percent|per cent)\b)",
-                              re.I)
+_SPELLED_PERCENT = re.compile(
+    rf"\b({_SMALL_WORD})(?:(\s+(?:to|and|-)\s+)({_SMALL_WORD}))?(?=\s+(?:percent|per cent)\b)", re.I
+)
 
 
 def _word_value(word: str) -> str:

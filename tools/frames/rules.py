@@ -127,6 +127,10 @@ _CLASS_ACTION = {
     "III": "recommend_against",
 }
 
+# Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
+# "From age 30 to 65, screen ...") or the label of its source ("NICE: offer ...").
+_IMPERATIVE_AT = r"^\W*(?:[A-Z][\w/-]{1,15}:\s*)?(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?"
+
 # Lexical action cues, checked in this order (first match wins).
 _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
@@ -147,8 +151,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not recommend|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\bavoid\w*"
-        # an imperative, as the recommend cue below reads one: "Do not screen ...", "For ..., do not offer ..."
-        r"|^\W*(?:[A-Z][\w/-]{1,15}:\s*)?(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?(?:Do not|Don't)"
+        # "Do not screen ...", "For ..., do not offer ..."
+        rf"|{_IMPERATIVE_AT}(?:Do not|Don't)"
         r"\s+(?:routinely\s+)?(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)\b"
         r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|be (?:stopped|discontinued|ceased))",
     ),
@@ -175,10 +179,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b"
-        # an imperative opens the sentence, or follows an opening phrase ("For primary prevention, offer ...") or
-        # the label of its source ("NICE: offer ...")
-        r"|^\W*(?:[A-Z][\w/-]{1,15}:\s*)?(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?"
-        r"(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support)\b",
+        rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
