@@ -267,3 +267,18 @@ def test_a_gapped_part_whose_subject_states_ages_and_a_subgroup_after_adequate_n
                             "screening, and it is not needed for women after a total hysterectomy.")
     assert [(f.population.age_min, f.population.conditions) for f in frames] == [
         (66, ["adequate prior screening"]), (None, ["hysterectomy"])]
+
+
+def test_populations_named_with_an_adjective_and_conditions_opened_by_once():
+    frames = extract_frames("Clinicians should discuss PSA screening from age 40 for Black men and for men with a "
+                            "family history of prostate cancer.")
+    assert [f.population.criteria for f in frames] == [["Black ancestry"], ["family history"]]
+    frames = extract_frames("Stop lung cancer screening once a person has not smoked for 15 years, or if an illness "
+                            "limits their life expectancy.")
+    assert [(f.action, f.population.conditions) for f in frames] == [
+        ("recommend_against", ["not smoked for 15 years"]), ("recommend_against", ["limited life expectancy"])]
+
+
+def test_a_gapped_part_for_people_named_by_a_criterion():
+    frames = extract_frames("Offer PSA testing to men from age 50, and from age 40 to those of African descent.")
+    assert [(f.population.age_min, f.population.criteria) for f in frames] == [(50, []), (40, ["Black ancestry"])]

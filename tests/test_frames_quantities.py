@@ -102,3 +102,8 @@ def test_a_risk_level_says_who_both_the_threshold_and_the_goal_are_for():
         ("blood-pressure threshold", [(">=", "140/90", "mm Hg"), (">=", "15", "%")]),
         ("blood-pressure target", [(">=", "15", "%")])]
     assert [f.strength for f in frames] == ["class I; LOE B-R"] * 2
+
+
+def test_a_pressure_brought_to_a_range_is_a_target():
+    f = one("In most treated adults, systolic pressure should be brought to 120 to 129 mm Hg.")
+    assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "120-129")])

@@ -307,3 +307,24 @@ def test_breast_mri_in_addition_to_annual_mammography_is_two_recommendations():
     # without an interval of its own, the examination added to is the context, not a second recommendation
     assert [f.intervention for f in extract_frames(
         "High-risk women should have annual breast MRI in addition to mammography.")] == ["supplemental breast imaging"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("Stop screening for lung cancer once a person has not smoked for 15 years.", "recommend_against"),
+     ("The ACP advises clinicians to stop colorectal screening in adults older than 75.", "recommend_against"),
+     ("From 55 onward, women can switch to a mammogram every two years.", "suggest_or_consider"),
+     ("Screening programme memo: offer mammography every 3 years to women aged 50 to 70.", "recommend")],
+)
+def test_stop_imperatives_advice_to_stop_a_switch_and_a_longer_source_label(sentence, action):
+    assert one(sentence).action == action
+
+
+def test_adding_imaging_a_decade_interval_and_strengths_written_alone_or_by_a_later_part():
+    f = one("For women with dense breasts, the evidence is insufficient to judge adding MRI to mammography.")
+    assert (f.intervention, f.action) == ("supplemental breast imaging", "insufficient_evidence")
+    assert one("Offer a flexible sigmoidoscopy once a decade to adults aged 50 to 74 (strong).").strength == "strong"
+    frames = extract_frames("Adults aged 50 to 74 should have a FIT every 2 years or a flexible sigmoidoscopy once a "
+                            "decade; the panel rates this a strong recommendation based on low-quality evidence.")
+    assert [(f.test, f.interval_months.min, f.strength) for f in frames] == [
+        ("FIT", 24, "strong; low-quality evidence"), ("flexible sigmoidoscopy", 120, "strong; low-quality evidence")]

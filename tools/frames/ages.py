@@ -48,7 +48,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
     (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
-    (r"\b(?:beyond|past|after) age (\d{2,3})\b", "gt"),
+    (r"\b(?:beyond|past|after) (?:the )?age (?:of )?(\d{2,3})\b", "gt"),
+    (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
+    (r"\b(\d{2})-?\s*(?:to|-|–)\s*(\d{2,3})-year-olds?\b", "range"),  # "40- to 70-year-olds"
     (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
     (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
     (r"\bno later than age (\d{2,3})\b", "min"),
@@ -70,7 +72,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
-_DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$", re.I)  # "brother diagnosed ... before age 65"
+# "brother diagnosed ... before age 65", "whose father had prostate cancer before age 65"
+_DIAGNOSED_BEFORE = re.compile(r"\b(?:diagnosed\b|(?:had|has|developed) (?:\w+ ){0,2}cancer\b)[^,.;]{0,40}$", re.I)
 # an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
 # screening before age 40"
 _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)

@@ -18,7 +18,7 @@ from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
 _POP_HEAD = re.compile(
-    r"\b(?:in|for|to|among)\s+(?:all\s+)?(?:women|men|adults|people|persons|patients|individuals|those"
+    r"\b(?:in|for|to|among)\s+(?:(?:all|Black|older|younger)\s+)?(?:women|men|adults|people|persons|patients|individuals|those"
     r"|nursing home residents)\b",
     re.I,
 )
@@ -52,7 +52,7 @@ def clauses(sentence: str) -> list[str]:
     (:func:`_own_strengths`)."""
     # (a semicolon inside parentheses, "(conditional recommendation; moderate-certainty evidence)", divides nothing)
     for separator in (r";(?![^()]*\))", r",?\s+(?=(?:while|whereas|though|although)\b)", r",?\s+and (?=that\b)"):
-        parts = [p.strip() for p in re.split(separator, sentence)]
+        parts = _grades_joined([p.strip() for p in re.split(separator, sentence)])
         if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
             return [q for p in parts for q in clauses(p)]  # a part can divide again ("...; ..., though ...")
     doc = nlp()(sentence)
@@ -101,6 +101,19 @@ def _own_strengths(sentence: str) -> list[str] | None:
     return None
 
 
+def _grades_joined(parts: list[str]) -> list[str]:
+    """Parts with a part that only grades the one before it ("...; the task force rates this a strong
+    recommendation") joined to it, in parentheses, as a strength written there would be."""
+    out: list[str] = []
+    for part in parts:
+        if out and rules.strength(part) and not (lexicon.intervention(part) or ages.age_spans(part)
+                                                 or rules.interval_spans(part) or any(quantities(part))):
+            out[-1] = f"{out[-1]} ({part.rstrip('. ')})"
+        else:
+            out.append(part)
+    return out
+
+
 def _gapped(sentence: str) -> list[str] | None:
     """A first recommendation and a gapped second one without a verb of its own, other ages and an interval or a
     value of its own ("... every 3 years, and between 50 and 64 every 5 years", "aim for below 140/90 mmHg, and for
@@ -108,7 +121,8 @@ def _gapped(sentence: str) -> list[str] | None:
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
         if rules.action(left) and not rules.action(_unbracketed(right)) and ages.age_spans(left) and (
-            ages.age_spans(right) and (rules.interval_spans(right) or any(quantities(right)))
+            ages.age_spans(right) and (rules.interval_spans(right) or any(quantities(right))
+                                       or lexicon.labels(lexicon.CRITERIA, right))
         ):
             # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)": the
             # strength stated once at the end is both parts'
@@ -165,9 +179,10 @@ def population_segments(text: str) -> list[str]:
 
 def alternative_conditions(text: str) -> list[str]:
     """One text per alternative condition: "can stop if they are over 65 and ..., or if they have had a
-    hysterectomy" is two populations, each with the words before the first "if"."""
-    first = re.search(r"\bif\b", text)
-    parts = re.split(r",?\s+or if\s+", text[first.end() :]) if first else []
+    hysterectomy", "stop once someone has not smoked for 15 years, or if a health problem limits ..." are two
+    populations, each with the words before the first "if" (or "once", "when")."""
+    first = re.search(r"\b(?:if|once|when)\b", text)
+    parts = re.split(r",?\s+or (?:if|once|when)\s+", text[first.end() :]) if first else []
     if len(parts) < 2:
         return [text]
     return [f"{text[: first.end()]} {part.strip()}" for part in parts]

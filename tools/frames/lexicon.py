@@ -20,7 +20,8 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     (
         SUPPLEMENTAL,
         r"\b(?:supplemental|adjunct(?:ive)?) (?:breast )?(?:screening|imaging|ultrasound|ultrasonography|MRI"
-        r"|magnetic resonance)|\bbreast (?:MRI|magnetic resonance|ultrasound|ultrasonography)",
+        r"|magnetic resonance)|\bbreast (?:MRI|magnetic resonance|ultrasound|ultrasonography)"
+        r"|\badd(?:ing|ed)? (?:breast )?(?:ultrasound|MRI|magnetic resonance)",
     ),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
@@ -34,7 +35,7 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
     (
         "colorectal cancer screening",
-        r"\bcolorectal cancer|\bbowel (?:cancer|screening)|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
+        r"\bcolorectal (?:cancer|screening)|\bbowel (?:cancer|screening)|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
         r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical|\bf(?:a)?ecal occult blood",
     ),
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
@@ -128,7 +129,10 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("high cardiovascular risk", r"\b(?:high|higher|elevated) cardiovascular risk"),
     ("good overall health", r"\boverall health is good|\bin good (?:overall )?health"),
     ("no significant hypoglycemia", r"\bwithout significant hypoglycemia"),
-    ("Black ancestry", r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b"),
+    (
+        "Black ancestry",
+        r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b|\bAfrican (?:descent|ancestry)",
+    ),
     ("germline mutation", r"\bgermline mutations?"),
     ("family history", r"\bfamily history|\bfather or brother|\bfirst-degree relatives?"),
 )

@@ -29,6 +29,7 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),
     (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b", 12, "post"),
     (r"\btriennially\b", 36, "post"),
+    (r"\bonce (?:a|every) decade\b", 120, "post"),
     (r"\bbiennial\b", 24, "pre"),
     (r"\byearly\b|\bannual\b", 12, "pre"),
     (r"\btriennial\b", 36, "pre"),
@@ -74,16 +75,18 @@ _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit)
 _LOE = re.compile(
     r"\b(level of evidence|LOE|(?-i:Level)|(?<=, )level)\s*:?\s*((?-i:[ABC])(?:-(?:R|NR|LD|EO))?)\b", re.I
 )
-# "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)"
-_WORD = re.compile(r"\b(strong|qualified|conditional|weak)\s+recommendation|\((strong|weak) (?:for|against)\)", re.I)
+# "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)"; EAU's "(strong)"
+_WORD = re.compile(
+    r"\b(strong|qualified|conditional|weak)\s+recommendation|\((strong|weak)(?: (?:for|against))?\)", re.I
+)
 # KDIGO's grade, level 1 or 2 with the quality of evidence A-D, written "(1B)", "(2C)"
 _KDIGO = re.compile(r"\(([12][A-D])\)")
 # the evidence grading that follows the strength word: "(weak recommendation, low-quality evidence)" (GRADE as ACP
 # states it), "(conditional recommendation, low certainty)"; "moderate certainty of evidence" is written in the form
 # "moderate-certainty evidence"
 _QUALITY = re.compile(
-    r"\brecommendation\s*[,;]\s*((?:high|moderate|low|very low)(?:-quality evidence|[- ]certainty(?: of evidence"
-    r"| evidence)?))", re.I
+    r"\brecommendation\s*(?:[,;]|based on)\s*((?:high|moderate|low|very low)(?:-quality evidence"
+    r"|[- ]certainty(?: of evidence| evidence)?))", re.I
 )
 
 
@@ -128,8 +131,9 @@ _CLASS_ACTION = {
 }
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
-# "From age 30 to 65, screen ...") or the label of its source ("NICE: offer ...").
-_IMPERATIVE_AT = r"^\W*(?:[A-Z][\w/-]{1,15}:\s*)?(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?"
+# "From age 30 to 65, screen ...") or the label of its source ("NICE: offer ...", "EAU guidance: offer ...").
+_IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?: [\w/-]{1,15}){0,2}:\s*)?"
+                  r"(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?")
 
 # Lexical action cues, checked in this order (first match wins).
 _ACTION_CUES: tuple[tuple[str, str], ...] = (
@@ -150,10 +154,11 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "recommend_against",
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not recommend|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
-        r"|\badvis\w* (?:against|stopping)|\bavoid\w*"
-        # "Do not screen ...", "For ..., do not offer ..."
-        rf"|{_IMPERATIVE_AT}(?:Do not|Don't)"
-        r"\s+(?:routinely\s+)?(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)\b"
+        r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
+        r"|\bavoid\w*"
+        # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
+        rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)"
+        r"\s+(?:routinely\s+)?(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)|Stop|Discontinue)\b"
         r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|be (?:stopped|discontinued|ceased))",
     ),
     (
@@ -171,7 +176,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "suggest_or_consider",
         r"\bsuggest(?:s|ed)?\b|\bconsider(?:s|ed)?\b|\bmight\b|\bmay (?:also |still )?(?:begin|suit|justify|be|start|"
-        r"offer|use|help|transition|switch)\b|\bacceptable\b|\bencourag\w+|\breasonable\b",
+        r"offer|use|help|transition|switch)\b|\bcan (?:switch|choose|opt)\b|\bacceptable\b|\bencourag\w+"
+        r"|\breasonable\b",
     ),
     (
         "recommend",
