@@ -35,8 +35,8 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
     (
         "colorectal cancer screening",
-        r"\bcolorectal (?:cancer|screening)|\bbowel (?:cancer|screening)|\bcolonoscopy|\bsigmoidoscopy|\bfecal immunochemical|"
-        r"(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical|\bf(?:a)?ecal occult blood",
+        r"\bcolorectal (?:cancer|screening)|\bbowel (?:cancer|screening)|\bcolonoscopy|\bsigmoidoscopy"
+        r"|\bfecal immunochemical|(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical|\bf(?:a)?ecal occult blood",
     ),
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
     (
