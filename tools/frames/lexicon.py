@@ -36,7 +36,8 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     (
         "colorectal cancer screening",
         r"\bcolorectal (?:cancer|screening)|\bbowel (?:cancer|screening)|\bcolonoscopy|\bsigmoidoscopy"
-        r"|\bfecal immunochemical|(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical|\bf(?:a)?ecal occult blood",
+        r"|\bfecal immunochemical|(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical"
+        r"|\bf(?:a)?ecal occult blood",
     ),
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
     (
