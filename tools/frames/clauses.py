@@ -18,8 +18,8 @@ from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
 _POP_HEAD = re.compile(
-    r"\b(?:in|for|to|among)\s+(?:(?:all|Black|older|younger)\s+)?(?:women|men|adults|people|persons|patients|individuals|those"
-    r"|nursing home residents)\b",
+    r"\b(?:in|for|to|among)\s+(?:(?:all|Black|older|younger)\s+)?"
+    r"(?:women|men|adults|people|persons|patients|individuals|those|nursing home residents)\b",
     re.I,
 )
 SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)

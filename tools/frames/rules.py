@@ -157,8 +157,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
         r"|\bavoid\w*"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
-        rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)"
-        r"\s+(?:routinely\s+)?(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)|Stop|Discontinue)\b"
+        rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)\s+(?:routinely\s+)?"
+        r"(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)|Stop|Discontinue)\b"
         r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|be (?:stopped|discontinued|ceased))",
     ),
     (
