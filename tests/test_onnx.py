@@ -143,3 +143,17 @@ def test_a_question_is_embedded_once_and_corpus_texts_never(exported, guideline_
     constant = set(corpus_texts(list(guideline_index.docs.values()), guideline_index.scope))
     assert not constant & set(seen)
     assert not set(guideline_index.sentences) & set(seen)
+
+
+def test_an_older_export_in_a_read_only_folder_is_used_as_it_is(tmp_path, monkeypatch):
+    from clinrag.tools.index import onnx_models
+
+    path = tmp_path / "old.onnx"
+    path.write_bytes(b"x" * onnx_models.EMBEDDED_WEIGHTS_MIN_BYTES)
+    (tmp_path / onnx_models.MANIFEST).write_text(json.dumps({"old.onnx": "src"}))
+
+    def read_only(source, target):
+        raise PermissionError(13, "Permission denied", str(target.parent))
+
+    monkeypatch.setattr(onnx_models, "_externalize", read_only)
+    assert onnx_models._current(tmp_path, "old.onnx", "src") == path
