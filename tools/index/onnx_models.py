@@ -115,7 +115,7 @@ def _read_manifest(folder: Path) -> dict:
         return {}
 
 
-def _weights(path: Path) -> Path:
+def weights_file(path: Path) -> Path:
     """Where an export keeps its weights: ``<name>.data`` beside the graph file."""
     return path.with_name(f"{path.name}.data")
 
@@ -131,7 +131,7 @@ def _current(folder: Path, name: str, source: str) -> Path | None:
     path = folder / name
     if not (path.is_file() and _read_manifest(folder).get(name) == source):
         return None
-    if _weights(path).is_file():
+    if weights_file(path).is_file():
         return path
     if path.stat().st_size < EMBEDDED_WEIGHTS_MIN_BYTES:
         return None  # its weights file is gone: export again
@@ -156,9 +156,9 @@ def _externalize(source: Path, target: Path) -> None:
     staging.mkdir(parents=True)
     try:
         onnx.save_model(model, str(staging / target.name), save_as_external_data=True,
-                        all_tensors_to_one_file=True, location=_weights(target).name, size_threshold=1024)
-        shutil.copymode(staging / target.name, staging / _weights(target).name)  # onnx writes it owner-only
-        (staging / _weights(target).name).replace(_weights(target))
+                        all_tensors_to_one_file=True, location=weights_file(target).name, size_threshold=1024)
+        shutil.copymode(staging / target.name, staging / weights_file(target).name)  # onnx writes it owner-only
+        (staging / weights_file(target).name).replace(weights_file(target))
         (staging / target.name).replace(target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

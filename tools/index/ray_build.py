@@ -2,8 +2,9 @@
 
 The build is ``build_index``'s (same validation, chunking, frames, BM25, pair scores, atomic swap, same files);
 only its two bulk steps, embedding the passages and embedding the sentences, run as Ray Data ``map_batches`` over
-a pool of actors. Each actor holds one MiniLM encoder on ONNX Runtime, loaded once from the export's bytes (shipped
-through Ray, so remote workers need a base ``clinrag`` install and no shared folder, no torch), and encodes a batch
+a pool of actors. Each actor holds one MiniLM encoder on ONNX Runtime, loaded once from the export's bytes, its graph
+and its weights file (shipped through Ray, so remote workers need a base ``clinrag`` install and no shared folder,
+no torch), and encodes a batch
 per call, exactly as the single-process encoder does (same pooling and normalization; vectors equal within float
 error, tests/test_ray_build.py). Without an address a local Ray is started with 2 CPUs; with one (``ray://...`` or
 ``HOST:PORT``), the build joins that cluster. Ray is the extra ``clinrag[scale]``.
@@ -30,10 +31,11 @@ LOCAL_CPUS = 2
 class EncoderActor:
     """One MiniLM encoder on ONNX Runtime per Ray actor: loaded once, then called on batches of texts.
 
-    ``model`` is the exported ONNX file's bytes, ``tokenizer`` the tokenizer JSON beside it; ``threads`` the ONNX
-    Runtime threads of this actor (its CPUs)."""
+    ``model`` is the exported ONNX graph's bytes and ``weights`` its weights file, ``(name as the graph refers to
+    it, bytes)``, or None for an export that holds its weights; ``tokenizer`` the tokenizer JSON beside it;
+    ``threads`` the ONNX Runtime threads of this actor (its CPUs)."""
 
-    def __init__(self, model: bytes, tokenizer: str, threads: int = 1):
+    def __init__(self, model: bytes, weights: tuple[str, bytes] | None, tokenizer: str, threads: int = 1):
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -41,6 +43,9 @@ class EncoderActor:
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads, opts.inter_op_num_threads = threads, 1
+        if weights is not None:  # the file the graph names, from memory (ONNX Runtime copies it into the session)
+            name, data = weights
+            opts.add_external_initializers_from_files_in_memory([name], [data], [len(data)])
         tok = Tokenizer.from_str(tokenizer)
         tok.enable_truncation(max_length=ENCODER_MAX_LENGTH)
         tok.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -53,14 +58,17 @@ class EncoderActor:
         return {"i": batch["i"], "vector": self.encoder.encode(texts)}
 
 
-def _encoder_files() -> tuple[bytes, str]:
-    """The current ONNX encoder export (made first by the build) and its tokenizer, as bytes and text."""
-    from clinrag.tools.index.onnx_models import ENCODER_FILE, TOKENIZER_FILE, _copy_tokenizer, onnx_dir
+def _encoder_files() -> tuple[bytes, tuple[str, bytes] | None, str]:
+    """The current ONNX encoder export (made first by the build): its graph, its weights file (name, bytes; None
+    for an export that holds its weights) and its tokenizer."""
+    from clinrag.tools.index.onnx_models import ENCODER_FILE, TOKENIZER_FILE, _copy_tokenizer, onnx_dir, weights_file
 
     folder = onnx_dir()
     if not (folder / TOKENIZER_FILE).is_file():
         _copy_tokenizer(folder)
-    return (folder / ENCODER_FILE).read_bytes(), (folder / TOKENIZER_FILE).read_text(encoding="utf-8")
+    weights = weights_file(folder / ENCODER_FILE)
+    return ((folder / ENCODER_FILE).read_bytes(), (weights.name, weights.read_bytes()) if weights.is_file() else None,
+            (folder / TOKENIZER_FILE).read_text(encoding="utf-8"))
 
 
 def ray_embed(texts: list[str], actors: int, threads_per_actor: int = 1, label: str = "embedding") -> np.ndarray:
@@ -70,10 +78,10 @@ def ray_embed(texts: list[str], actors: int, threads_per_actor: int = 1, label: 
 
     if not texts:
         return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
-    model, tokenizer = _encoder_files()
+    model, weights, tokenizer = _encoder_files()
     ds = ray.data.from_items([{"i": i, "text": t} for i, t in enumerate(texts)])
     vectors = ds.map_batches(
-        EncoderActor, fn_constructor_args=(model, tokenizer, threads_per_actor), batch_size=BATCH_SIZE,
+        EncoderActor, fn_constructor_args=(model, weights, tokenizer, threads_per_actor), batch_size=BATCH_SIZE,
         batch_format="numpy", compute=ray.data.ActorPoolStrategy(size=actors), num_cpus=threads_per_actor,
     )  # fmt: skip
     out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
