@@ -80,3 +80,10 @@ def test_two_age_bands_that_do_not_meet_joined_by_or_are_two_populations():
 def test_a_start_verb_before_the_intervention_and_the_age():
     f = one("National programmes should start bowel screening at 50 with a FIT every two years.")
     assert (f.population.age_min, f.population.age_max, f.test) == (50, None, "FIT")
+
+
+def test_a_start_age_after_a_longer_phrase_and_a_relatives_cancer_away_from_the_age():
+    f = one("Women should start having a mammogram every other year at 40.")
+    assert (f.population.age_min, f.interval_months.min) == (40, 24)
+    f = one("Men whose father had prostate cancer may be offered a PSA test from the age of 45.")
+    assert (f.population.age_min, f.population.age_max) == (45, None)

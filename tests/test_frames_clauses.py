@@ -282,3 +282,15 @@ def test_populations_named_with_an_adjective_and_conditions_opened_by_once():
 def test_a_gapped_part_for_people_named_by_a_criterion():
     frames = extract_frames("Offer PSA testing to men from age 50, and from age 40 to those of African descent.")
     assert [(f.population.age_min, f.population.criteria) for f in frames] == [(50, []), (40, ["Black ancestry"])]
+
+
+def test_two_subjects_with_criteria_of_their_own_and_a_strength_stated_for_both_parts():
+    frames = extract_frames("Black men and men whose brother had prostate cancer may be offered PSA testing from the "
+                            "age of 40.")
+    assert [(f.population.criteria, f.population.age_min) for f in frames] == [
+        (["Black ancestry"], 40), (["family history"], 40)]
+    # the same subjects without criteria of their own are one population
+    assert len(extract_frames("Women and men aged 50 to 74 should be screened for colorectal cancer.")) == 1
+    frames = extract_frames("Do not screen women younger than 21 for cervical cancer, and stop screening women older "
+                            "than 65 who have had adequate prior screening (grade D for both).")
+    assert [(f.action, f.strength) for f in frames] == [("recommend_against", "grade D")] * 2

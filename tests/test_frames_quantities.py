@@ -107,3 +107,12 @@ def test_a_risk_level_says_who_both_the_threshold_and_the_goal_are_for():
 def test_a_pressure_brought_to_a_range_is_a_target():
     f = one("In most treated adults, systolic pressure should be brought to 120 to 129 mm Hg.")
     assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "120-129")])
+
+
+def test_treated_until_below_a_value_and_a_band_to_bring_the_pressure_into():
+    frames = extract_frames("Readings of 140/90 mm Hg or higher count as hypertension, and adults with hypertension "
+                            "should be treated until their pressure is below 140/90 mm Hg.")
+    assert [(f.intervention, [q.op for q in f.thresholds + f.targets]) for f in frames] == [
+        ("blood-pressure threshold", [">="]), ("blood-pressure target", ["<"])]
+    f = one("In treated patients under 65, bring systolic pressure into the 120-129 mm Hg band if tolerated.")
+    assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "120-129")])

@@ -321,3 +321,14 @@ def test_adding_imaging_a_decade_interval_and_strengths_written_alone_or_by_a_la
                             "decade; the panel rates this a strong recommendation based on low-quality evidence.")
     assert [(f.test, f.interval_months.min, f.strength) for f in frames] == [
         ("FIT", 24, "strong; low-quality evidence"), ("flexible sigmoidoscopy", 120, "strong; low-quality evidence")]
+
+
+def test_tests_that_each_take_the_interval_and_instructions_not_to():
+    frames = extract_frames("CT colonography or flexible sigmoidoscopy, each every 5 years, may be offered to adults "
+                            "aged 50 to 75.")
+    assert [(f.test, f.interval_months.min) for f in frames] == [("CT colonography", 60),
+                                                                 ("flexible sigmoidoscopy", 60)]
+    assert one("The task force tells clinicians not to screen men younger than 50 with PSA.").action == (
+        "recommend_against")
+    f = one("For adults with type 2 diabetes, try to keep the HbA1c at or below 53 mmol/mol.")
+    assert (f.action, [(q.op, q.value) for q in f.targets]) == ("recommend", [("<=", "53")])

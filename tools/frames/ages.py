@@ -55,8 +55,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
     (r"\bno later than age (\d{2,3})\b", "min"),
     (r"\b(?:start(?:ing)?|begin(?:ning)?) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
-    # "starting PSA testing at 45", "to start cervical screening at 30"
-    (r"\b(?:start(?:ing)?|begin(?:ning)?) (?:[\w-]+ ){1,3}at (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),
+    # "starting PSA testing at 45", "to start cervical screening at 30", "start having a mammogram every other
+    # year at 40"
+    (r"\b(?:start(?:ing)?|begin(?:ning)?) (?:[\w-]+ ){1,6}at (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),
     (r"\b(?:aged?|ages)\s*(?:≥|>=)\s*(\d{2,3})\b", "min"),
     (r"\b(?:aged?|ages)\s*>\s*(\d{2,3})\b", "gt"),
     (r"\b(?:aged?|ages)\s*(?:≤|<=)\s*(\d{2,3})\b", "max"),
@@ -72,8 +73,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
-# "brother diagnosed ... before age 65", "whose father had prostate cancer before age 65"
-_DIAGNOSED_BEFORE = re.compile(r"\b(?:diagnosed\b|(?:had|has|developed) (?:\w+ ){0,2}cancer\b)[^,.;]{0,40}$", re.I)
+# "brother diagnosed ... before age 65", "whose father had prostate cancer before age 65" (right before the age:
+# "men whose father had prostate cancer may be offered a PSA test from the age of 45" is about the men)
+_DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$|\b(?:had|has|developed) (?:\w+ ){0,2}cancer\s*$", re.I)
 # an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
 # screening before age 40"
 _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)

@@ -158,8 +158,28 @@ def _stands_apart(parts: list[str]) -> bool:
     )
 
 
+# two subjects, each with a criterion of its own, before the verb: "Black men and men whose father or brother had
+# prostate cancer may be offered ..."
+_SUBJECTS = re.compile(
+    r"^\W*((?:Black |older |younger )?(?:women|men|adults|people)\b.*?)\s+and\s+((?:women|men|adults|people)\b.*?)"
+    r"(?=\s+(?:should|may|must|can|could|are|is|will)\b)", re.I
+)
+
+
+def _subject_segments(text: str) -> list[str] | None:
+    m = _SUBJECTS.match(text)
+    if not m:
+        return None
+    own = [set(lexicon.labels(lexicon.CRITERIA, g)) | set(lexicon.labels(lexicon.CONDITIONS, g)) for g in m.groups()]
+    if not all(own) or own[0] == own[1]:
+        return None
+    return [f"{subject}{text[m.end() :]}" for subject in m.groups()]
+
+
 def population_segments(text: str) -> list[str]:
     """One text per enumerated population; the shared prefix and suffix go with each."""
+    if subjects := _subject_segments(text):
+        return subjects
     heads = list(_POP_HEAD.finditer(text))
     chain = [heads[0]] if heads else []
     for h in heads[1:]:

@@ -29,6 +29,9 @@ _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
 # "breast MRI every year in addition to annual mammography": the examination it adds to, with an interval of its
 # own, is a second recommendation for the same people
 _ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
+# a strength stated once for every part: "(grade D for both)", "(both qualified recommendations)", "(ESC/ESH, each
+# class I, level A)"
+_FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all)\b[^()]*)\)\W*$", re.I)
 _RISK = (
     (re.compile(r"\b(?:even higher|very high) risk\b", re.I), "very high"),
     (re.compile(r"\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
@@ -45,6 +48,8 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
     tests = lexicon.tests(text, intervention)
     ivs = rules.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))
+    if len(labels) >= 2 and len(ivs) == 1 and re.search(r"\beach\s*$", text[: ivs[0][0]]):
+        return [(label, ivs[0][2]) for label in labels]  # "CT colonography or sigmoidoscopy, each every 5 years"
     if len(labels) >= 2 and len(ivs) >= 2:
         owned: dict[str, list[Interval]] = {}
         for k, (s, e, iv, where) in enumerate(ivs):
@@ -142,9 +147,11 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     inherited_action: str | None = None
     previous_ages: tuple[int | None, int | None] = (None, None)
     parts = clauses(sentence)
-    # a one-clause sentence lends its action and strength to population segments that state none
+    # a one-clause sentence lends its action and strength to population segments that state none; a strength stated
+    # for every part goes to each part that states none
     whole_action = rules.action(sentence) if len(parts) == 1 else None
-    whole_strength = rules.strength(sentence) if len(parts) == 1 else None
+    every = _FOR_EVERY_PART.search(sentence)
+    whole_strength = rules.strength(sentence) if len(parts) == 1 else rules.strength(every.group(1)) if every else None
     for number, clause in enumerate(parts):
         # a clause without its own names the previous clause's, else the sentence's ("the decision should be
         # individualized for 40 to 49, and mammography is discouraged after 80"), else the document's

@@ -135,7 +135,10 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b|\bAfrican (?:descent|ancestry)",
     ),
     ("germline mutation", r"\bgermline mutations?"),
-    ("family history", r"\bfamily history|\bfather or brother|\bfirst-degree relatives?"),
+    (
+        "family history",
+        r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b",
+    ),
 )
 
 # Subgroup conditions: a frame with a condition is about a different population than one without it, so

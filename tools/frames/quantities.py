@@ -28,8 +28,9 @@ _TARGET_CUE = re.compile(
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
     r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below |at or )?"
     r"(?:below|under|less)\b"
-    # "systolic pressure should be brought to 120 to 129 mm Hg"
-    r"|\bbr(?:ing|ought)\w* (?:\w+ ){0,3}to \d"
+    # "systolic pressure should be brought to 120 to 129 mm Hg", "bring systolic pressure into the 120-129 band",
+    # "treated until their pressure is below 130/80"
+    r"|\bbr(?:ing|ought)\w* (?:\w+ ){0,3}(?:to|into) (?:the )?\d|\btreat\w* until\b"
     # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139", "brought into the range of"
     r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b",
     re.I,

@@ -77,7 +77,7 @@ _LOE = re.compile(
 )
 # "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)"; EAU's "(strong)"
 _WORD = re.compile(
-    r"\b(strong|qualified|conditional|weak)\s+recommendation|\((strong|weak)(?: (?:for|against))?\)", re.I
+    r"\b(strong|qualified|conditional|weak)\s+recommendations?|\((strong|weak)(?: (?:for|against))?\)", re.I
 )
 # KDIGO's grade, level 1 or 2 with the quality of evidence A-D, written "(1B)", "(2C)"
 _KDIGO = re.compile(r"\(([12][A-D])\)")
@@ -155,6 +155,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not recommend|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
+        r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         r"|\bavoid\w*"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
         rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)\s+(?:routinely\s+)?"
@@ -184,8 +185,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
-        r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b"
-        rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support)\b",
+        r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
+        rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
+        r"|Aim|Lower)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
