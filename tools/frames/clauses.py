@@ -177,7 +177,8 @@ def _subject_segments(text: str) -> list[str] | None:
 
 
 def population_segments(text: str) -> list[str]:
-    """One text per enumerated population; the shared prefix and suffix go with each."""
+    """One text per enumerated population ("in women younger than 21, in women over 65 ..., and in women who ...",
+    or two subjects with criteria of their own before the verb); the shared prefix and suffix go with each."""
     if subjects := _subject_segments(text):
         return subjects
     heads = list(_POP_HEAD.finditer(text))
