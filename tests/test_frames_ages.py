@@ -20,21 +20,14 @@ from clinrag.tools.frames.extract import extract_frames
      ("Among 50- to 59-year-olds at high cardiovascular risk, low-dose aspirin may be considered.", (50, 59)),
      ("From 45 onward, adults should be screened for colorectal cancer.", (45, None)),
      # a relative's age at diagnosis bounds nobody in the population
-     ("Men whose brother had prostate cancer before age 60 should discuss PSA screening from age 40.", (40, None))],
-)
-def test_age_bounds(sentence, bounds):
-    f = one(sentence)
-    assert (f.population.age_min, f.population.age_max) == bounds
-
-
-@pytest.mark.parametrize(
-    ("sentence", "bounds"),
-    [("Men aged ≥ 55 y should be offered a discussion about PSA testing.", (55, None)),
+     ("Men whose brother had prostate cancer before age 60 should discuss PSA screening from age 40.", (40, None)),
+     # symbols and events
+     ("Men aged ≥ 55 y should be offered a discussion about PSA testing.", (55, None)),
      ("Women between 40 and 49 years should have the opportunity to begin screening mammography.", (40, 49)),
      ("The society suggests offering PSA testing starting at 45 to men at high risk.", (45, None)),
      ("LDCT screening should cease when a person turns 81.", (81, None))],
 )
-def test_age_bounds_in_symbols_and_events(sentence, bounds):
+def test_age_bounds(sentence, bounds):
     f = one(sentence)
     assert (f.population.age_min, f.population.age_max) == bounds
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from clinrag.tools.frames.lexicon import NUMBER_WORDS
+
 _DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
                  "eighties": 80}
 _DECADES = "(" + "|".join(_DECADE_WORDS) + ")"
@@ -19,7 +21,7 @@ _NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|\.\d|pack|years? (?:since|ago)))"  # a BP 
 
 
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_UNITS = {word: n for word, n in NUMBER_WORDS.items() if n < 10}
 _SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b", re.I)
 
 

@@ -80,6 +80,12 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
     return [(labels[0] if labels else None, rules.span_interval([iv for *_, iv, _ in ivs]))]
 
 
+def _strength_for_every_part(sentence: str) -> str | None:
+    """The strength a closing parenthetical states for every part (:data:`_FOR_EVERY_PART`), or None."""
+    every = _FOR_EVERY_PART.search(sentence)
+    return rules.strength(every.group(1)) if every else None
+
+
 def _added_to(text: str, intervention: str) -> tuple[str, str, Interval] | None:
     """(the text without the phrase, the intervention added to, its interval) when supplemental imaging is
     recommended "in addition to" an examination with an interval of its own; None otherwise."""
@@ -150,8 +156,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     # a one-clause sentence lends its action and strength to population segments that state none; a strength stated
     # for every part goes to each part that states none
     whole_action = rules.action(sentence) if len(parts) == 1 else None
-    every = _FOR_EVERY_PART.search(sentence)
-    whole_strength = rules.strength(sentence) if len(parts) == 1 else rules.strength(every.group(1)) if every else None
+    whole_strength = rules.strength(sentence) if len(parts) == 1 else _strength_for_every_part(sentence)
     for number, clause in enumerate(parts):
         # a clause without its own names the previous clause's, else the sentence's ("the decision should be
         # individualized for 40 to 49, and mammography is discouraged after 80"), else the document's

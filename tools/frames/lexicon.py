@@ -14,6 +14,13 @@ import re
 
 SUPPLEMENTAL = "supplemental breast imaging"  # named in a sentence, it is what the sentence is about
 
+NUMBER_WORDS: dict[str, int] = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12,
+}
+"""Small numbers written in words: intervals ("every three years"), percentages ("seven and a half percent") and
+the units of an age ("forty-five")."""
+
 # Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
 # in extract.py depending on whether the sentence states a target.
 INTERVENTIONS: tuple[tuple[str, str], ...] = (

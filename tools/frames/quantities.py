@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from clinrag.tools.frames.lexicon import NUMBER_WORDS
 from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
@@ -35,8 +36,7 @@ _TARGET_CUE = re.compile(
     r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b",
     re.I,
 )
-_SMALL = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-_SMALL_WORD = rf"(?:{'|'.join(_SMALL)})(?: and a half)?"
+_SMALL_WORD = rf"(?:{'|'.join(NUMBER_WORDS)})(?: and a half)?"
 # a percentage in words: "seven to eight and a half percent", "ten per cent or more"
 _SPELLED_PERCENT = re.compile(
     rf"\b({_SMALL_WORD})(?:(\s+(?:to|and|-)\s+)({_SMALL_WORD}))?(?=\s+(?:percent|per cent)\b)", re.I
@@ -45,7 +45,7 @@ _SPELLED_PERCENT = re.compile(
 
 def _word_value(word: str) -> str:
     number, and_a_half, _ = word.lower().partition(" and a half")
-    return _num(str(_SMALL.index(number) + 1 + (0.5 if and_a_half else 0)))
+    return _num(str(NUMBER_WORDS[number] + (0.5 if and_a_half else 0)))
 
 
 def _spelled_percentages(text: str) -> str:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
+from clinrag.tools.frames.lexicon import NUMBER_WORDS
 from clinrag.tools.frames.schema import Interval
 
-_NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}
-_NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"
+_NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"  # the number words an interval is written with
 
 
 def _n(text: str) -> int:
-    return _NUM_WORDS.get(text.lower(), 0) or int(text)
+    return NUMBER_WORDS.get(text.lower(), 0) or int(text)
 
 
 # (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the

@@ -4,10 +4,10 @@ The build is ``build_index``'s (same validation, chunking, frames, BM25, pair sc
 only its two bulk steps, embedding the passages and embedding the sentences, run as Ray Data ``map_batches`` over
 a pool of actors. Each actor holds one MiniLM encoder on ONNX Runtime, loaded once from the export's bytes, its graph
 and its weights file (shipped through Ray, so remote workers need a base ``clinrag`` install and no shared folder,
-no torch), and encodes a batch
-per call, exactly as the single-process encoder does (same pooling and normalization; vectors equal within float
-error, tests/test_ray_build.py). Without an address a local Ray is started with 2 CPUs; with one (``ray://...`` or
-``HOST:PORT``), the build joins that cluster. Ray is the extra ``clinrag[scale]``.
+no torch), and encodes a batch per call, exactly as the single-process encoder does (same pooling and
+normalization; vectors equal within float error, tests/test_ray_build.py). Without an address a local Ray is
+started with 2 CPUs; with one (``ray://...`` or ``HOST:PORT``), the build joins that cluster. Ray is the extra
+``clinrag[scale]``.
 """
 
 from __future__ import annotations
