@@ -80,3 +80,19 @@ def test_a_start_age_after_a_longer_phrase_and_a_relatives_cancer_away_from_the_
     assert (f.population.age_min, f.interval_months.min) == (40, 24)
     f = one("Men whose father had prostate cancer may be offered a PSA test from the age of 45.")
     assert (f.population.age_min, f.population.age_max) == (45, None)
+
+
+def test_until_a_person_turns_an_age_is_the_upper_bound():
+    f = one("Adults at average risk should be screened for colorectal cancer from age 45 until they turn 75.")
+    assert (f.population.age_min, f.population.age_max) == (45, 75)
+    # turning an age without "until" starts the band
+    assert one("Mammography should begin when a woman turns 40.").population.age_min == 40
+
+
+def test_bands_of_a_table_written_as_prose():
+    frames = extract_frames("Cervical screening by age: 25-49, cytology every 3 years (grade A); 50-64, cytology "
+                            "every 5 years (grade A).")
+    assert [(f.population.age_min, f.population.age_max, f.interval_months.min) for f in frames] == [
+        (25, 49, 36), (50, 64, 60)]
+    # a band that does not open the part is not read as ages
+    assert one("Offer cytology every 3 years, with 25-49 as the usual ages (grade A).").population.age_min is None

@@ -116,3 +116,18 @@ def test_treated_until_below_a_value_and_a_band_to_bring_the_pressure_into():
         ("blood-pressure threshold", [">="]), ("blood-pressure target", ["<"])]
     f = one("In treated patients under 65, bring systolic pressure into the 120-129 mm Hg band if tolerated.")
     assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "120-129")])
+
+
+def test_treating_people_to_a_value_is_a_target():
+    f = one("Clinicians should treat most adults with type 2 diabetes to an A1C between 7% and 8%.")
+    assert ([(q.op, q.value) for q in f.targets], f.thresholds) == ([("range", "7-8")], [])
+    # treating people whose value is above a level: a threshold
+    f = one("Clinicians should treat adults whose A1C is above 9% with insulin.")
+    assert ([(q.op, q.value) for q in f.thresholds], f.targets) == ([(">", "9")], [])
+
+
+def test_a_staged_goal_with_the_same_strength_is_two_targets():
+    frames = extract_frames("Blood pressure should be lowered first to below 140/90 mm Hg (Class I; LOE A) and then, "
+                            "if tolerated, to 130/80 mm Hg or lower (Class I; LOE A).")
+    assert [(f.intervention, [(q.op, q.value) for q in f.targets]) for f in frames] == [
+        ("blood-pressure target", [("<", "140/90")]), ("blood-pressure target", [("<=", "130/80")])]

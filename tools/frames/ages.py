@@ -70,7 +70,11 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bin (?:their|your|the) (\d0)s(?:(?:,\s*\d0s)*,?\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),
     (rf"\bin (?:their|your|the) {_DECADES}(?:(?:,\s*{_DECADES_NC})*,?\s*(?:and|or|to|through)\s*{_DECADES})?",
      "decade"),
+    # "until you turn 75"
+    (r"\b(?:until|till|up to)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "max"),
     (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
+    # a table written as prose: "by age: 21-29, cytology ...; 30-65, co-testing ..." (a bare band opening a part)
+    (r"(?:^\W*|\bby age:?\s*)(\d{2})\s*[-–]\s*(\d{2,3})(?=\s*,)", "range"),
     (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
     (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
 )

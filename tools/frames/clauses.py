@@ -84,7 +84,7 @@ def clauses(sentence: str) -> list[str]:
             all(groups) and groups[0] != groups[1]
         ):
             return [left, right]
-    return _own_strengths(sentence) or _gapped(sentence) or [sentence]
+    return _own_strengths(sentence) or _gapped(sentence) or _same_for_others(sentence) or [sentence]
 
 
 def _own_strengths(sentence: str) -> list[str] | None:
@@ -96,7 +96,11 @@ def _own_strengths(sentence: str) -> list[str] | None:
     for m in re.finditer(r"(\([^()]*\))\s*[,;]?\s*(?=(?:and|but)\b)", sentence):
         left, right = sentence[: m.end(1)], sentence[m.end() :]
         own = rules.strength(m.group(1))
-        if own and rules.action(left) and rules.action(_unbracketed(right)) and rules.strength(right) != own:
+        # (or a staged goal with the same strength: "... to below 140/90 mm Hg (Class I; LOE A) and then, if
+        # tolerated, to 130/80 mm Hg or lower (Class I; LOE A)")
+        staged = re.match(r"(?:and\s+)?then\b", right) and any(quantities(right)) and any(quantities(left))
+        other = rules.action(_unbracketed(right)) and rules.strength(right) != own
+        if own and rules.action(left) and (staged or other):
             return [left, right]
     return None
 
@@ -130,6 +134,32 @@ def _gapped(sentence: str) -> list[str] | None:
             if trailing and not rules.strength(left) and rules.strength(trailing.group(0)):
                 left = f"{left} {trailing.group(0).rstrip('. ')}"
             return [left, right]
+    return None
+
+
+# the first recommendation extended to another intervention or other people: "..., and the same goes for adding
+# ultrasound or MRI in women with dense breasts", "women over 65 ... can stop, as can women who have had a
+# hysterectomy"; the second part takes the first part's action
+_SAME_FOR = re.compile(
+    r",?\s+and\s+the same (?:goes|applies|holds|is true) (?:for|to)\s+"
+    r"|,\s+as\s+(?:can|should|may|must|do|does|will|are|is)\s+"
+    r"(?=(?:all\s+|most\s+)?(?:women|men|adults|people|those|patients|individuals|anyone)\b)", re.I
+)
+# a gapped part with a grade of its own: "earns a B grade for ..., and a C grade (selectively offer it) when ..."
+_GAPPED_GRADE = re.compile(r",?\s+and\s+(?=(?:an?\s+)?['‘]?[ABCDI]['’]?[- ]grade\b|grade [ABCDI]\b)")
+
+
+def _same_for_others(sentence: str) -> list[str] | None:
+    """A first recommendation and a second part that extends it to others (:data:`_SAME_FOR`) or grades the same
+    intervention differently for others (:data:`_GAPPED_GRADE`); None otherwise."""
+    for pattern in (_SAME_FOR, _GAPPED_GRADE):
+        if (m := pattern.search(sentence)) and m.start() > 0:
+            left, right = sentence[: m.start()], sentence[m.end() :]
+            graded = rules.strength(left), rules.strength(right)
+            if pattern is _GAPPED_GRADE and not (graded[0] and graded[1] != graded[0]):
+                continue
+            if rules.action(left) or pattern is _SAME_FOR and rules.action(right):
+                return [left, right]
     return None
 
 
@@ -198,10 +228,20 @@ def population_segments(text: str) -> list[str]:
     return [f"{prefix}{seg} {suffix}".strip() for seg in segs]
 
 
+# a value limited to its own people, then another for others: "aim for under 140/90 mmHg if the person is under 80,
+# or under 150/90 mmHg if they are 80 or older"
+_LIMIT = (r"(?:(?:under|below|less than|at or below|at most|above|over|at least)\s+)?\d[\d./]*\s*"
+          r"(?:mm\s*Hg|%|mg/dL|mmol/mol)\s+(?:if|when|for|in)\b")
+_VALUE_ALTERNATIVES = re.compile(rf"^(?P<head>.*?)(?P<first>{_LIMIT}[^;]*?),?\s+or\s+(?P<second>{_LIMIT}.*)$", re.I)
+
+
 def alternative_conditions(text: str) -> list[str]:
     """One text per alternative condition: "can stop if they are over 65 and ..., or if they have had a
     hysterectomy", "stop once someone has not smoked for 15 years, or if a health problem limits ..." are two
-    populations, each with the words before the first "if" (or "once", "when")."""
+    populations, each with the words before the first "if" (or "once", "when"); "aim for under 140/90 mmHg if ...,
+    or under 150/90 mmHg if ..." is two values for two populations, each with the words before the first value."""
+    if m := _VALUE_ALTERNATIVES.match(text):
+        return [f"{m['head']}{m['first']}", f"{m['head']}{m['second']}"]
     first = re.search(r"\b(?:if|once|when)\b", text)
     parts = re.split(r",?\s+or (?:if|once|when)\s+", text[first.end() :]) if first else []
     if len(parts) < 2:

@@ -30,8 +30,8 @@ _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
 # own, is a second recommendation for the same people
 _ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
 # a strength stated once for every part: "(grade D for both)", "(both qualified recommendations)", "(ESC/ESH, each
-# class I, level A)"
-_FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all)\b[^()]*)\)\W*$", re.I)
+# class I, level A)", "(qualified recommendations)"
+_FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all|recommendations)\b[^()]*)\)\W*$", re.I)
 _RISK = (
     (re.compile(r"\b(?:even higher|very high) risk\b", re.I), "very high"),
     (re.compile(r"\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
@@ -48,8 +48,10 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
     tests = lexicon.tests(text, intervention)
     ivs = rules.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))
-    if len(labels) >= 2 and len(ivs) == 1 and re.search(r"\beach\s*$", text[: ivs[0][0]]):
-        return [(label, ivs[0][2]) for label in labels]  # "CT colonography or sigmoidoscopy, each every 5 years"
+    each = len(ivs) == 1 and re.search(r"\beach(?:\s+(?:\w+ed|done|given|taken))?\s*$", text[: ivs[0][0]])
+    if len(labels) >= 2 and each:
+        # "CT colonography or sigmoidoscopy, each every 5 years", "..., each repeated every 5 years"
+        return [(label, ivs[0][2]) for label in labels]
     if len(labels) >= 2 and len(ivs) >= 2:
         owned: dict[str, list[Interval]] = {}
         for k, (s, e, iv, where) in enumerate(ivs):
@@ -177,7 +179,9 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             thresholds, targets = quantities(text)
             # a gapped part repeats the verb before it: "aim for below 140/90 mmHg, and for those aged 80 and over,
             # below 150/90 mmHg" states a second target
-            if own_action is None and frames and frames[-1].targets and not frames[-1].thresholds and not targets:
+            # "... lowered first to below 140/90 mm Hg (Class I) and then, if tolerated, to 130/80 mm Hg or lower"
+            gapped = own_action is None or re.match(r"\W*(?:and\s+)?then\b", text, re.I)
+            if gapped and frames and frames[-1].targets and not frames[-1].thresholds and not targets:
                 thresholds, targets = [], thresholds
             if _DEFINITION.search(text) and not (thresholds or targets):
                 continue  # "dense breast tissue is defined as ...": a definition states a value or nothing

@@ -89,11 +89,14 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "co-testing",
             r"\bco-?testing(?: with (?:cervical )?cytology and (?:high-risk |hr)?HPV(?: test(?:ing)?)?)?|"
-            r"\bcytology plus (?:high-risk )?HPV(?: co-?testing| test(?:ing)?)?",
+            r"\bcytology plus (?:high-risk )?HPV(?: co-?testing| test(?:ing)?)?"
+            # "an HPV-plus-Pap co-test", "a Pap-and-HPV co-test"
+            r"|\b(?:(?:HPV|Pap)[- ](?:plus|and)[- ](?:Pap|HPV)[- ])?co-?tests?\b",
         ),
         (
             "hrHPV testing",
-            r"\b(?:primary |high-risk |hr)?HPV(?: DNA)?(?: test(?:ing|s)?|-based (?:screening|testing))(?: alone)?"
+            r"\b(?:primary |high-risk |hr)?HPV(?: DNA)?(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
+            r"(?: alone)?"
             r"|\btested for (?:high-risk )?HPV|\btests? that (?:checks?|looks?|screens?) for (?:high-risk )?HPV",
         ),
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),

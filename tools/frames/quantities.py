@@ -24,8 +24,10 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 )
 _TARGET_CUE = re.compile(
     r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL|\btreat(?:ed|ing)? to\b"
+    # "treat most people with type 2 diabetes to an A1C of 7% to 8%"
+    r"|\btreat\w*\b[^.;,]{0,60}?\bto (?:an? |the )?(?:A1C|HbA1c|hemoglobin A1c|(?:\w+ )?blood pressure|systolic|LDL)\b"
     r"|\bto (?:reach|achieve|attain)\b|\bachiev\w*|\battain\w*"
-    r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:to|below|under)\b"
+    r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:first |further |then )?(?:to|below|under)\b"
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
     r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below |at or )?"
     r"(?:below|under|less)\b"

@@ -61,9 +61,11 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
     return Interval(min=min(i.min for i in intervals), max=max(i.max for i in intervals))
 
 
-# "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation"
+# "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation", "earns a B
+# grade", "(a 'B' grade)", "a grade of C"
 _GRADE = re.compile(
     r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendation| statement| grade)?\)|\b([ABCDI])-grade\b"
+    r"|\b(?:[Aa]n?|[Tt]he)\s+['‘’\"]?([ABCDI])['’\"]?\s+grade\b|\bgrade of ([ABCDI])\b"
 )
 def _grade_letter(match: re.Match) -> str:
     """The letter of a :data:`_GRADE` match, whichever of its forms matched."""
@@ -77,7 +79,9 @@ _LOE = re.compile(
 )
 # "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)"; EAU's "(strong)"
 _WORD = re.compile(
-    r"\b(strong|qualified|conditional|weak)\s+recommendations?|\((strong|weak)(?: (?:for|against))?\)", re.I
+    r"\b(strong|qualified|conditional|weak)\s+recommendations?|\((strong|weak)(?: (?:for|against))?\)"
+    # "though it rates that advice as weak"
+    r"|\brat(?:es|ed|ing) (?:this|that|it|the|its)\b[^.;()]{0,25}?\bas (strong|qualified|conditional|weak)\b", re.I
 )
 # KDIGO's grade, level 1 or 2 with the quality of evidence A-D, written "(1B)", "(2C)"
 _KDIGO = re.compile(r"\(([12][A-D])\)")
@@ -86,6 +90,11 @@ _KDIGO = re.compile(r"\(([12][A-D])\)")
 # "moderate-certainty evidence"
 _QUALITY = re.compile(
     r"\brecommendation\s*(?:[,;]|based on)\s*((?:high|moderate|low|very low)(?:-quality evidence"
+    r"|[- ]certainty(?: of evidence| evidence)?))", re.I
+)
+# the same after a rated strength: "rates that advice as weak, on moderate-quality evidence"
+_RATED_QUALITY = re.compile(
+    r"\s*[,;]?\s*(?:on|with|based on)\s+((?:high|moderate|low|very low)(?:-quality evidence"
     r"|[- ]certainty(?: of evidence| evidence)?))", re.I
 )
 
@@ -105,8 +114,10 @@ def strength(text: str) -> str | None:
         written = "level of evidence" if m.group(1).lower() == "level of evidence" else "LOE"
         parts.append(f"{written} {m.group(2).upper()}")
     if m := _WORD.search(text):
-        parts.append((m.group(1) or m.group(2)).lower())
-        if m.group(1) and (q := _QUALITY.search(text, m.end() - len("recommendation"))):
+        parts.append((m.group(1) or m.group(2) or m.group(3)).lower())
+        q = (_QUALITY.search(text, m.end() - len("recommendation")) if m.group(1)
+             else _RATED_QUALITY.match(text, m.end()) if m.group(3) else None)
+        if q:
             parts.append(re.sub(r"[- ]certainty of evidence$", "-certainty evidence", q.group(1).lower()))
     if m := _KDIGO.search(text):
         parts.append(m.group(1))
@@ -140,7 +151,10 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "insufficient_evidence",
         r"\binsufficient\b|\bcannot (?:be )?(?:determined?|assess)|\bunable to (?:assess|determine)"
-        r"|\bnot enough evidence|\bfor or against\b",
+        r"|\bnot enough evidence|\bfor or against\b"
+        # "finds the evidence too thin to judge the balance of benefits and harms"
+        r"|\b(?:too (?:thin|limited|weak|sparse|scant)|not (?:strong|good) enough) to (?:judge|determine|assess|weigh"
+        r"|tell|say|recommend)\b",
     ),
     (
         "discourage",
@@ -148,13 +162,16 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b"
         # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
         r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
-        r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))",
+        r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))"
+        # "No one younger than 21 needs cervical screening"
+        r"|\b(?:no one|nobody|no (?:woman|man|adult|person))\b[^.;,]{0,40}\bneeds?\b",
     ),
     (
         "recommend_against",
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not recommend|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
+        r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         r"|\bavoid\w*"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
@@ -169,6 +186,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
         r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
+        # "Black men should begin that conversation at 45"
+        r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
         r"|\bshared decision[- ]making (?:with|about)\b"
         r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
@@ -194,7 +213,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
 )
 _NOT_A_RECOMMENDATION = re.compile(
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b|\bhad been\b|\bmoved (?:the|from)\b"
-    r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|\bappl(?:ies|ied) to\b"
+    r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the|guidance)\b",
     re.I,
 )
@@ -238,5 +257,6 @@ def action(text: str) -> str | None:
     if m := _WORD.search(text):  # "X is a qualified recommendation": the strength word is the only cue
         if "against" in m.group(0).lower():
             return "recommend_against"
-        return "recommend" if (m.group(1) or m.group(2)).lower() in ("strong", "qualified") else "suggest_or_consider"
+        word = (m.group(1) or m.group(2) or m.group(3)).lower()
+        return "recommend" if word in ("strong", "qualified") else "suggest_or_consider"
     return _GRADE_ACTION[_grade_letter(grade)] if bare else None

@@ -1,0 +1,65 @@
+"""Recommendation frames, the stated strength: grades, classes with their level of evidence, strength words with
+the quality or certainty of evidence, as written (``tools/frames/rules.py``: ``strength``), and the action a grade
+decides."""
+
+from __future__ import annotations
+
+from test_frames_rules import one
+
+
+def test_a_letter_grade_in_parentheses_is_the_stated_strength():
+    assert one("Adults aged 50 to 80 who smoke should have yearly LDCT (B recommendation).").strength == "grade B"
+    assert one("A recommendation to screen women aged 50 to 74 with mammography was issued.").strength is None
+
+
+def test_an_i_statement_is_grade_i():
+    frame = one("The evidence is insufficient to assess PSA screening in men 70 and older (I statement).")
+    assert (frame.action, frame.strength) == ("insufficient_evidence", "grade I")
+
+
+def test_level_after_a_class_and_certainty_as_written():
+    assert one("Initiating a statin is reasonable for adults aged 40 to 75 with diabetes (Class IIa, Level B)."
+               ).strength == "class IIa; LOE B"
+    assert one("We suggest FIT every 2 years for adults aged 50 to 74 (conditional recommendation, "
+               "moderate-certainty evidence).").strength == "conditional; moderate-certainty evidence"
+
+
+def test_a_bare_letter_decides_the_action_only_when_no_word_does():
+    f = one("A reasonable A1C goal for many nonpregnant adults with diabetes is below 7% (A).")
+    assert (f.action, f.strength) == ("suggest_or_consider", "grade A")  # ADA: (A) is a level of evidence
+    assert one("Colorectal cancer screening for adults aged 50 to 75 years (A).").action == "recommend"
+
+
+def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
+    assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
+               "evidence).").strength == "weak; low-quality evidence"
+    assert one("Aspirin may be considered in adults aged 40 to 69 with diabetes (conditional recommendation, low "
+               "certainty).").strength == "conditional; low certainty"
+    assert one("Statins are recommended for adults aged 40 to 75 with diabetes (Class I, LOE A).").strength == (
+        "class I; LOE A")
+    assert one("Statins are recommended for adults aged 40 to 75 with diabetes (class I; level of evidence "
+               "B-R).").strength == "class I; level of evidence B-R"
+
+
+def test_certainty_of_evidence_is_written_in_one_form():
+    f = one("Biennial mammography is recommended for women aged 50 to 69 (strong recommendation, low certainty of "
+            "evidence).")
+    assert f.strength == "strong; low-certainty evidence"
+
+
+def test_a_grade_written_as_a_letter_grade_decides_the_action():
+    f = one("Women aged 50 to 74 are advised that a mammogram every two years is worth having (a 'B' grade).")
+    assert (f.action, f.strength) == ("recommend", "grade B")
+    f = one("Aspirin for adults 60 and older to prevent a first heart attack gets a D grade.")
+    assert (f.action, f.strength) == ("recommend_against", "grade D")
+    assert one("PSA screening for men aged 55 to 69 receives a grade of C.").action == "individual_decision"
+    # a capital A that opens the sentence is an article, not a grade
+    assert one("A colonoscopy every 10 years is recommended for adults aged 45 to 75.").strength is None
+
+
+def test_a_strength_rated_after_the_advice_with_its_quality_of_evidence():
+    f = one("The task force comes down against screening men aged 55 to 69 with PSA, though it rates that advice "
+            "as weak, on low-quality evidence.")
+    assert (f.action, f.strength) == ("recommend_against", "weak; low-quality evidence")
+    assert one("Clinicians should offer statins to adults aged 40 to 75 with diabetes; the panel rates this as "
+               "strong.").strength == "strong"
