@@ -58,13 +58,12 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
 from clinrag.context import Context
-from clinrag.evals.cases import builtin_path, read_cases, stable_id
+from clinrag.evals.cases import BenchmarkCase, CaseFile
 
 CASE_NAMESPACE = uuid.UUID("3d0c2a9e-5b7f-4e1a-8c62-9f4b1e7d2a55")
 DATASET_NAME = "clinrag-disagreements"
@@ -121,24 +120,9 @@ class CaseOutputs(BaseModel):
     unscored_pairs: list[UnscoredPair] = Field(default_factory=list)
 
 
-class Case(BaseModel):
-    id: uuid.UUID
-    inputs: CaseInputs
-    outputs: CaseOutputs
-    metadata: dict = Field(default_factory=dict)
-
-
-def case_id(question: str) -> uuid.UUID:
-    """Stable example id: uuid5 of the question."""
-    return stable_id(CASE_NAMESPACE, question)
-
-
-def default_cases_path() -> Path:
-    return builtin_path("disagreements.jsonl")
-
-
-def load_cases(path: Path | str | None = None, split: str = "all") -> list[Case]:
-    return read_cases(path or default_cases_path(), Case, split)
+Case = BenchmarkCase[CaseInputs, CaseOutputs]
+CASE_FILE = CaseFile("disagreements.jsonl", Case, CASE_NAMESPACE)
+case_id, default_cases_path, load_cases = CASE_FILE.case_id, CASE_FILE.default_path, CASE_FILE.load
 
 
 # ---------------------------------------------------------------- reading a system's output

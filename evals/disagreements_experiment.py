@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from clinrag.context import Context
+from clinrag.evals.cases import to_examples
 from clinrag.evals.disagreements import (
     Case,
     as_plain,
@@ -107,13 +108,6 @@ def make_target(ctx: Context, offline: bool = True):
         return {**result_outputs(result, ctx.contradiction_threshold), "nli_baseline": nli_baseline_edges(result, ctx)}
 
     return target
-
-
-def to_examples(cases: list[Case]):
-    from langsmith.schemas import Example
-
-    return [Example(id=c.id, inputs=c.inputs.model_dump(), outputs=c.outputs.model_dump(), metadata=c.metadata)
-            for c in cases]
 
 
 def run_experiment(cases: list[Case], ctx: Context, target=None) -> list[dict]:

@@ -13,14 +13,13 @@ answer checks (must mention / must not say). Runs offline unless ``--upload`` is
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from clinrag.context import Context
-from clinrag.evals.cases import builtin_path, read_cases, stable_id
-from clinrag.evals.langsmith_offline import evaluate_offline
+from clinrag.evals.cases import BenchmarkCase, CaseFile, to_examples
+from clinrag.evals.langsmith_offline import evaluate_offline, result_rows
 from clinrag.evals.langsmith_upload import DatasetSync, experiment_metadata, require_api_key, sync_dataset
 
 CASE_NAMESPACE = uuid.UUID("6f1c1f5e-2f0a-4b8e-9a53-2b1c6d0e7a10")
@@ -43,24 +42,9 @@ class CaseOutputs(BaseModel):
     must_not_say: list[str] = Field(default_factory=list)
 
 
-class Case(BaseModel):
-    id: uuid.UUID
-    inputs: CaseInputs
-    outputs: CaseOutputs
-    metadata: dict = Field(default_factory=dict)
-
-
-def case_id(question: str) -> uuid.UUID:
-    """Stable example id: uuid5 of the question."""
-    return stable_id(CASE_NAMESPACE, question)
-
-
-def default_cases_path() -> Path:
-    return builtin_path("guideline_drift.jsonl")
-
-
-def load_cases(path: Path | str | None = None, split: str = "all") -> list[Case]:
-    return read_cases(path or default_cases_path(), Case, split)
+Case = BenchmarkCase[CaseInputs, CaseOutputs]
+CASE_FILE = CaseFile("guideline_drift.jsonl", Case, CASE_NAMESPACE)
+case_id, default_cases_path, load_cases = CASE_FILE.case_id, CASE_FILE.default_path, CASE_FILE.load
 
 
 # ---------------------------------------------------------------- per-case checks (LangSmith evaluators)
@@ -139,15 +123,6 @@ def make_target(ctx: Context, offline: bool = True):
     return target
 
 
-def to_examples(cases: list[Case]):
-    from langsmith.schemas import Example
-
-    return [
-        Example(id=c.id, inputs=c.inputs.model_dump(), outputs=c.outputs.model_dump(), metadata=c.metadata)
-        for c in cases
-    ]
-
-
 def run_experiment(
     cases: list[Case], ctx: Context, upload: bool = False, dataset_name: str = DATASET_NAME, on_upload=None
 ) -> list[dict]:
@@ -178,13 +153,7 @@ def run_experiment(
             on_upload(sync, results.experiment_name)
     else:
         results = evaluate_offline(target, to_examples(cases), EVALUATORS)
-    rows = []
-    for r in results:
-        scores = {e.key: e.score for e in r["evaluation_results"]["results"]}
-        comments = [e.comment for e in r["evaluation_results"]["results"] if e.comment]
-        rows.append({"example": r["example"], "outputs": r["run"].outputs or {}, "scores": scores,
-                     "comments": comments})
-    return rows
+    return result_rows(results)
 
 
 def upload_dataset(cases: list[Case], name: str = DATASET_NAME, client=None) -> DatasetSync:

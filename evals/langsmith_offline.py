@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 
+def result_rows(results) -> list[dict]:
+    """One row per evaluated example: the example, the target's outputs, each evaluator's score by key and the
+    comments the evaluators gave."""
+    rows = []
+    for r in results:
+        feedback = r["evaluation_results"]["results"]
+        rows.append({"example": r["example"], "outputs": r["run"].outputs or {},
+                     "scores": {e.key: e.score for e in feedback},
+                     "comments": [e.comment for e in feedback if e.comment]})
+    return rows
+
+
 def evaluate_offline(target, data, evaluators: list) -> list:
     """``langsmith.evaluate`` over local examples, offline; returns the result rows.
 

@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from clinrag.context import Context
 from clinrag.evals import guideline_drift as drift
-from clinrag.evals.cases import builtin_path, read_cases, stable_id
+from clinrag.evals.cases import BenchmarkCase, CaseFile, to_examples
 from clinrag.evals.guideline_drift import answer_checks, decision_correct, evidence_complete
-from clinrag.evals.langsmith_offline import evaluate_offline
+from clinrag.evals.langsmith_offline import evaluate_offline, result_rows
 
 CASE_NAMESPACE = uuid.UUID("3d0b9c4e-8f57-4b8a-a3c1-7e2f5a9d1c64")
 DATASET_NAME = "clinrag-realistic-questions"
@@ -41,23 +40,9 @@ class CaseOutputs(drift.CaseOutputs):
                                          description="Documents the question rules out (other org, later version).")
 
 
-class Case(BaseModel):
-    id: uuid.UUID
-    inputs: dict
-    outputs: CaseOutputs
-    metadata: dict = Field(default_factory=dict)
-
-
-def case_id(question: str) -> uuid.UUID:
-    return stable_id(CASE_NAMESPACE, question)
-
-
-def default_cases_path() -> Path:
-    return builtin_path("realistic.jsonl")
-
-
-def load_cases(path: Path | str | None = None, split: str = "all") -> list[Case]:
-    return read_cases(path or default_cases_path(), Case, split)
+Case = BenchmarkCase[dict, CaseOutputs]
+CASE_FILE = CaseFile("realistic.jsonl", Case, CASE_NAMESPACE)
+case_id, default_cases_path, load_cases = CASE_FILE.case_id, CASE_FILE.default_path, CASE_FILE.load
 
 
 def forbidden_returned(run, example) -> dict:
@@ -108,22 +93,9 @@ def make_target(ctx: Context, understanding: bool = True):
     return target
 
 
-def to_examples(cases: list[Case]):
-    from langsmith.schemas import Example
-
-    return [Example(id=c.id, inputs=c.inputs, outputs=c.outputs.model_dump(), metadata=c.metadata) for c in cases]
-
-
 def run_experiment(cases: list[Case], ctx: Context, understanding: bool = True) -> list[dict]:
     """Every case through ``langsmith.evaluate``, offline; ``understanding=False`` is the baseline."""
-    results = evaluate_offline(make_target(ctx, understanding), to_examples(cases), EVALUATORS)
-    rows = []
-    for r in results:
-        scores = {e.key: e.score for e in r["evaluation_results"]["results"]}
-        comments = [e.comment for e in r["evaluation_results"]["results"] if e.comment]
-        rows.append({"example": r["example"], "outputs": r["run"].outputs or {}, "scores": scores,
-                     "comments": comments})
-    return rows
+    return result_rows(evaluate_offline(make_target(ctx, understanding), to_examples(cases), EVALUATORS))
 
 
 def answered_complete(row: dict) -> bool:

@@ -154,3 +154,29 @@ def test_console_script_answers_and_keeps_the_collector_running(guideline_index)
                           "sys.argv = ['clinrag', 'ask', '--top-k', '0', 'x']\nsys.exit(run())"],
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "clinrag:" in bad.stderr
+
+
+def test_an_eval_split_with_no_cases_exits_2_and_says_so(tmp_path, capsys):
+    from clinrag.evals import disagreements, guideline_drift, realistic
+
+    for command, module in (("guideline-drift", guideline_drift), ("realistic", realistic),
+                            ("disagreements", disagreements)):
+        path = tmp_path / f"{command}.jsonl"
+        path.write_text("".join(c.model_dump_json() + "\n" for c in module.load_cases(split="canonical")[:2]))
+        assert main(["eval", command, "--cases", str(path), "--split", "holdout"]) == 2
+        assert "no cases for split 'holdout'" in capsys.readouterr().err
+    # another benchmark's file is refused with the line and the field it lacks
+    assert main(["eval", "disagreements", "--cases", str(tmp_path / "guideline-drift.jsonl")]) == 2
+    assert "guideline-drift.jsonl:1: ('outputs', 'docs'): Field required" in capsys.readouterr().err
+
+
+def test_a_benchmark_file_reads_its_own_cases_and_ids_are_stable():
+    from clinrag.evals import disagreements, guideline_drift, realistic
+
+    for module in (guideline_drift, realistic, disagreements):
+        cases = module.load_cases()
+        assert cases and all(isinstance(c, module.Case) for c in cases)
+        assert module.default_cases_path().name == module.CASE_FILE.name
+        assert module.load_cases(split="holdout") == [c for c in cases if c.metadata["split"] == "holdout"]
+    question = "Should I start colorectal screening at 45?"
+    assert case_id(question) == guideline_drift.case_id(question) != realistic.case_id(question)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from clinrag.context import Context
@@ -42,6 +43,15 @@ def context_from_args(args: argparse.Namespace) -> Context:
 
         load_chat_model(ctx.chat_model)
     return ctx
+
+
+def selected_cases(load_cases: Callable[..., list], args: argparse.Namespace) -> list:
+    """The benchmark cases ``--cases`` and ``--split`` select; an empty selection is said on stderr (the command then
+    exits 2)."""
+    cases = load_cases(args.cases, args.split)
+    if not cases:
+        print(f"no cases for split {args.split!r}", file=sys.stderr)
+    return cases
 
 
 def ensure_index(ctx: Context) -> None:

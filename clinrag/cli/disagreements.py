@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from clinrag.cli.common import context_from_args
+from clinrag.cli.common import context_from_args, selected_cases
 
 # (label, metric key): the frames path and the NLI-only path each read that metric from their own summary.
 ROWS = [
@@ -31,9 +31,8 @@ def cmd_disagreements(args: argparse.Namespace) -> int:
     from clinrag.evals.disagreements_experiment import results_payload, run_experiment
 
     ctx = context_from_args(args)
-    cases = load_cases(args.cases, args.split)
+    cases = selected_cases(load_cases, args)
     if not cases:
-        print(f"no cases for split {args.split!r}", file=sys.stderr)
         return 2
     console = Console()
     rows = run_experiment(cases, ctx)

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from clinrag.cli.common import context_from_args, ensure_index
+from clinrag.cli.common import context_from_args, ensure_index, selected_cases
 from clinrag.options import ANSWERABILITY_MODELS
 
 
@@ -20,9 +19,8 @@ def cmd_guideline_drift(args: argparse.Namespace) -> int:
     from clinrag.evals.guideline_drift import DATASET_NAME, load_cases, passed, results_payload, run_experiment
 
     ctx = context_from_args(args)
-    cases = load_cases(args.cases, args.split)
+    cases = selected_cases(load_cases, args)
     if not cases:
-        print(f"no cases for split {args.split!r}", file=sys.stderr)
         return 2
     ensure_index(ctx)
     console = Console()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from clinrag.cli.common import context_from_args, ensure_index
+from clinrag.cli.common import context_from_args, ensure_index, selected_cases
 
 
 def cmd_realistic(args: argparse.Namespace) -> int:
@@ -18,9 +17,8 @@ def cmd_realistic(args: argparse.Namespace) -> int:
     from clinrag.evals.realistic import failure_line, load_cases, passed, per_split, results_payload, run_experiment
 
     ctx = context_from_args(args)
-    cases = load_cases(args.cases, args.split)
+    cases = selected_cases(load_cases, args)
     if not cases:
-        print(f"no cases for split {args.split!r}", file=sys.stderr)
         return 2
     ensure_index(ctx)
     rows = run_experiment(cases, ctx, understanding=True)
