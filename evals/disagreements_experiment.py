@@ -25,53 +25,40 @@ def _case_of(example) -> Case:
     return Case(id=example.id, inputs=example.inputs, outputs=example.outputs, metadata=example.metadata or {})
 
 
-def _score(run, example) -> dict:
-    return score_case(_case_of(example), run.outputs or {})
-
-
 def _comment(part: dict) -> str:
     bits = [f"missed {part['missed']}"] * bool(part["missed"]) + [f"false {part['false']}"] * bool(part["false"])
     return "; ".join(bits)
 
 
-def frames_recall(run, example) -> dict:
-    s = _score(run, example)["frames"]
-    return {"key": "frames_recall", "score": ratio(s["hit"], s["gold"]), "comment": _comment(s)}
+# Feedback per case: (key, path of score_case, counts summed above the line, counts summed below it or None for a
+# plain count, whether the comment lists the missed and false pairs). The NLI path has no kinds, so its recall counts
+# changes with disagreements.
+_FEEDBACK = (
+    ("frames_recall", "frames", ("hit",), ("gold",), True),
+    ("frames_precision", "frames", ("correct",), ("predicted",), False),
+    ("frames_false_flags", "frames", ("false_flags",), None, False),
+    ("frames_change_recall", "frames", ("change_hit",), ("gold_changes",), False),
+    ("nli_recall", "nli", ("hit", "change_hit"), ("gold", "gold_changes"), True),
+    ("nli_precision", "nli", ("correct",), ("predicted",), False),
+    ("nli_false_flags", "nli", ("false_flags",), None, False),
+)
 
 
-def frames_precision(run, example) -> dict:
-    s = _score(run, example)["frames"]
-    return {"key": "frames_precision", "score": ratio(s["correct"], s["predicted"])}
+def disagreement_feedback(run, example) -> dict:
+    """The LangSmith evaluator: one :func:`score_case` per case, reported as the :data:`_FEEDBACK` keys."""
+    scored = score_case(_case_of(example), run.outputs or {})
+    results = []
+    for key, path, above, below, commented in _FEEDBACK:
+        part = scored[path]
+        count = sum(part[k] for k in above)
+        result = {"key": key, "score": ratio(count, sum(part[k] for k in below)) if below else count}
+        if commented:
+            result["comment"] = _comment(part)
+        results.append(result)
+    return {"results": results}
 
 
-def frames_false_flags(run, example) -> dict:
-    s = _score(run, example)["frames"]
-    return {"key": "frames_false_flags", "score": s["false_flags"]}
-
-
-def frames_change_recall(run, example) -> dict:
-    s = _score(run, example)["frames"]
-    return {"key": "frames_change_recall", "score": ratio(s["change_hit"], s["gold_changes"])}
-
-
-def nli_recall(run, example) -> dict:
-    s = _score(run, example)["nli"]
-    return {"key": "nli_recall", "score": ratio(s["hit"] + s["change_hit"], s["gold"] + s["gold_changes"]),
-            "comment": _comment(s)}
-
-
-def nli_precision(run, example) -> dict:
-    s = _score(run, example)["nli"]
-    return {"key": "nli_precision", "score": ratio(s["correct"], s["predicted"])}
-
-
-def nli_false_flags(run, example) -> dict:
-    s = _score(run, example)["nli"]
-    return {"key": "nli_false_flags", "score": s["false_flags"]}
-
-
-EVALUATORS = [frames_recall, frames_precision, frames_false_flags, frames_change_recall,
-              nli_recall, nli_precision, nli_false_flags]
+EVALUATORS = [disagreement_feedback]
 
 
 def nli_baseline_edges(result: Any, ctx: Context) -> list[dict]:

@@ -275,6 +275,14 @@ def test_run_experiment_offline_with_a_perfect_frames_target(cases):
     assert canon["frames"]["false_flags_per_answer"] == 0.0
     assert canon["nli"]["recall"] == 1.0 and canon["nli"]["false_flags_per_answer"] > 0  # every pair flagged
     assert all(r["scores"]["frames_false_flags"] == 0 for r in rows)
+    # one evaluator reports every feedback key; the gold target recalls everything and flags every NLI pair
+    assert all(set(r["scores"]) == {"frames_recall", "frames_precision", "frames_false_flags", "frames_change_recall",
+                                    "nli_recall", "nli_precision", "nli_false_flags"} for r in rows)
+    assert all(r["scores"]["frames_recall"] in (1.0, None) and r["scores"]["frames_precision"] in (1.0, None)
+               for r in rows)
+    assert sum(r["scores"]["nli_false_flags"] for r in rows) == sum(
+        r["detail"]["nli"]["false_flags"] for r in rows) > 0
+    assert all(c.startswith(("frames_recall: ", "nli_recall: ")) for r in rows for c in r["comments"])
     json.dumps(payload)
 
 
