@@ -52,3 +52,40 @@ def test_tests_each_repeated_at_one_interval_and_a_plural_strength_for_every_par
                             "move to every other year (qualified recommendations).")
     assert [(f.population.age_min, f.interval_months.min, f.strength) for f in frames] == [
         (45, 12, "qualified"), (55, 24, "qualified")]
+
+
+def test_another_intervention_governed_by_the_same_words_with_a_plural_strength():
+    assert summary("Evidence is insufficient to assess breast MRI as a screening test, or of tomosynthesis in women "
+                   "with dense breasts (I statements).") == [
+        ("supplemental breast imaging", "insufficient_evidence", None, None, [], "grade I"),
+        ("digital breast tomosynthesis", "insufficient_evidence", None, None, ["dense breasts"], "grade I")]
+
+
+def test_a_part_with_its_own_strength_and_ages_after_the_first_parts_strength():
+    frames = extract_frames("Clinicians should screen adults aged 50-75 for colorectal cancer (grade A) and extend "
+                            "screening to those aged 45-49 (grade B).")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+        ("recommend", 50, 75, "grade A"), ("recommend", 45, 49, "grade B")]
+
+
+def test_two_verbs_each_with_its_own_action_and_value():
+    frames = extract_frames("The ADA recommends an A1C goal below 7% for most adults with diabetes, and suggests "
+                            "that a looser goal, such as under 8%, is reasonable for those with limited life "
+                            "expectancy.")
+    assert [(f.action, [q.value for q in f.targets], f.thresholds) for f in frames] == [
+        ("recommend", ["7"], []), ("suggest_or_consider", ["8"], [])]
+    # a threshold and a goal under one action stay one clause, and both frames keep its strength
+    frames = extract_frames("Clinicians should start drug treatment at 140/90 mm Hg or higher and should treat to a "
+                            "goal below 140/90 mm Hg (strong recommendation).")
+    assert [(f.intervention, f.strength) for f in frames] == [
+        ("blood-pressure threshold", "strong"), ("blood-pressure target", "strong")]
+
+
+def test_a_second_thing_recommended_for_people_of_its_own():
+    frames = extract_frames("The guideline recommends starting drug therapy when blood pressure is 140/90 mm Hg or "
+                            "higher and, in treated patients aged 18 to 64, lowering systolic pressure to 120-129 mm "
+                            "Hg (class I; LOE A).")
+    assert [(f.intervention, f.population.age_min, [q.value for q in f.thresholds + f.targets], f.strength)
+            for f in frames] == [
+        ("blood-pressure threshold", None, ["140/90"], "class I; LOE A"),
+        ("blood-pressure target", 18, ["120-129"], "class I; LOE A")]

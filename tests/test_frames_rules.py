@@ -316,3 +316,22 @@ def test_co_tests_and_hpv_detection_name_cervical_tests():
     f = one("Women aged 30 to 65 may be offered a Pap-and-HPV co-test every five years.")
     assert (f.test, f.interval_months.min) == ("co-testing", 60)
     assert one("WHO suggests HPV DNA detection every 5 years for women from age 30.").test == "hrHPV testing"
+
+
+def test_conditions_first_no_longer_recommended_decisions_with_a_doctor_and_hpv_testing():
+    f = one("If an illness limits how long you are expected to live, lung cancer screening with low-dose CT is no "
+            "longer recommended for you.")
+    assert (f.action, f.population.conditions) == ("recommend_against", ["limited life expectancy"])
+    # the same words in a narrative of change state no recommendation
+    assert extract_frames("The USPSTF no longer recommends lung cancer screening for adults aged 55 to 80.") == []
+    f = one("For adults aged 76 to 85, continuing colon cancer screening is a decision to make with your doctor.")
+    assert (f.intervention, f.action) == ("colorectal cancer screening", "individual_decision")
+    frames = extract_frames("Women aged 30 to 65 should have cytology every 3 years or testing for high-risk HPV "
+                            "every 5 years.")
+    assert [(f.test, f.interval_months.min) for f in frames] == [("cytology", 36), ("hrHPV testing", 60)]
+
+
+def test_updated_guidance_as_an_adjective_is_no_publication_statement():
+    f = one("In updated guidance, the task force says adults aged 45 to 75 should be screened for colorectal cancer.")
+    assert (f.action, f.population.age_min) == ("recommend", 45)
+    assert extract_frames("The USPSTF updated its colorectal cancer screening recommendation in 2021.") == []

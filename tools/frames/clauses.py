@@ -79,9 +79,15 @@ def clauses(sentence: str) -> list[str]:
         # "offer a statin to people with a 10-year risk of 10% or more, and consider one for adults with type 1
         # diabetes older than 40": who the first part is for is set by its values, the second by its ages
         by_values_then_ages = any(quantities(left)) and ages.age_spans(right) and not ages.age_spans(left)
+        # "recommends an A1C goal below 7% ..., and suggests that a less stringent goal, such as under 8%, ...":
+        # each verb its own action and its own value (a threshold and a goal with one action stay one clause, whose
+        # strength both frames share)
+        values = [{q.key() for qs in quantities(side) for q in qs} for side in (left, right)]
+        if rules.action(left) == rules.action(_unbracketed(own_words)):
+            values = [set(), set()]
         if by_values_then_ages or (ages.age_spans(left) and ages.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]) or (
-            all(groups) and groups[0] != groups[1]
+            all(groups) and groups[0] != groups[1]) or (all(values) and values[0] != values[1]
         ):
             return [left, right]
     return _own_strengths(sentence) or _gapped(sentence) or _same_for_others(sentence) or [sentence]
@@ -99,7 +105,10 @@ def _own_strengths(sentence: str) -> list[str] | None:
         # (or a staged goal with the same strength: "... to below 140/90 mm Hg (Class I; LOE A) and then, if
         # tolerated, to 130/80 mm Hg or lower (Class I; LOE A)")
         staged = re.match(r"(?:and\s+)?then\b", right) and any(quantities(right)) and any(quantities(left))
-        other = rules.action(_unbracketed(right)) and rules.strength(right) != own
+        # (or a part whose own strength and ages make it another recommendation: "... (grade A) and extend screening
+        # to those aged 45-49 (grade B)")
+        graded_ages = rules.strength(right) and ages.age_spans(right)
+        other = (rules.action(_unbracketed(right)) or graded_ages) and rules.strength(right) != own
         if own and rules.action(left) and (staged or other):
             return [left, right]
     return None
@@ -145,16 +154,35 @@ _SAME_FOR = re.compile(
     r"|,\s+as\s+(?:can|should|may|must|do|does|will|are|is)\s+"
     r"(?=(?:all\s+|most\s+)?(?:women|men|adults|people|those|patients|individuals|anyone)\b)", re.I
 )
+# another intervention the first part's words govern: "insufficient to assess ... tomosynthesis as a primary
+# screening method, or of supplemental screening with ultrasound or MRI in women with dense breasts"
+_OR_OF = re.compile(r",?\s+(?:or|and)\s+(?:of|for)\s+(?=\w)", re.I)
+# a second thing the verb recommends, for people of its own: "recommend starting drug therapy when office blood
+# pressure is 140/90 mm Hg or higher and, in treated patients aged 18 to 64, lowering systolic pressure to 120-129"
+_GERUND_PART = re.compile(
+    r",?\s+and,?\s+(?=(?:(?:in|for|among)\s+[^,;()]+,\s*)?(?:lowering|reducing|keeping|bringing|treating|starting"
+    r"|offering|adding)\b)", re.I
+)
 # a gapped part with a grade of its own: "earns a B grade for ..., and a C grade (selectively offer it) when ..."
 _GAPPED_GRADE = re.compile(r",?\s+and\s+(?=(?:an?\s+)?['‘]?[ABCDI]['’]?[- ]grade\b|grade [ABCDI]\b)")
 
 
 def _same_for_others(sentence: str) -> list[str] | None:
-    """A first recommendation and a second part that extends it to others (:data:`_SAME_FOR`) or grades the same
-    intervention differently for others (:data:`_GAPPED_GRADE`); None otherwise."""
-    for pattern in (_SAME_FOR, _GAPPED_GRADE):
+    """A first recommendation and a second part that extends it to others (:data:`_SAME_FOR`) or to another
+    intervention (:data:`_OR_OF`), or grades the same intervention differently for others (:data:`_GAPPED_GRADE`);
+    None otherwise."""
+    for pattern in (_SAME_FOR, _OR_OF, _GERUND_PART, _GAPPED_GRADE):
         if (m := pattern.search(sentence)) and m.start() > 0:
             left, right = sentence[: m.start()], sentence[m.end() :]
+            named = lexicon.intervention(left), lexicon.intervention(right)
+            if pattern is _OR_OF and (None in named or named[0] == named[1] or rules.action(_unbracketed(right))):
+                continue
+            if pattern is _GERUND_PART:
+                if rules.action(_unbracketed(right)) or not (any(quantities(left)) and any(quantities(right))):
+                    continue
+                trailing = re.search(r"\([^()]*\)\W*$", right)  # one strength at the end is both parts'
+                if trailing and not rules.strength(left) and rules.strength(trailing.group(0)):
+                    left = f"{left} {trailing.group(0).rstrip('. ')}"
             graded = rules.strength(left), rules.strength(right)
             if pattern is _GAPPED_GRADE and not (graded[0] and graded[1] != graded[0]):
                 continue

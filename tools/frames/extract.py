@@ -30,8 +30,8 @@ _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
 # own, is a second recommendation for the same people
 _ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
 # a strength stated once for every part: "(grade D for both)", "(both qualified recommendations)", "(ESC/ESH, each
-# class I, level A)", "(qualified recommendations)"
-_FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all|recommendations)\b[^()]*)\)\W*$", re.I)
+# class I, level A)", "(qualified recommendations)", "(I statements)"
+_FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all|recommendations|statements)\b[^()]*)\)\W*$", re.I)
 _RISK = (
     (re.compile(r"\b(?:even higher|very high) risk\b", re.I), "very high"),
     (re.compile(r"\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
@@ -85,7 +85,7 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
 def _strength_for_every_part(sentence: str) -> str | None:
     """The strength a closing parenthetical states for every part (:data:`_FOR_EVERY_PART`), or None."""
     every = _FOR_EVERY_PART.search(sentence)
-    return rules.strength(every.group(1)) if every else None
+    return rules.strength(every.group(0)) if every else None
 
 
 def _added_to(text: str, intervention: str) -> tuple[str, str, Interval] | None:

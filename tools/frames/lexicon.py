@@ -42,7 +42,7 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     ("screening mammography", r"\bmammogra\w*|\bbreast cancer screening|\bscreening for breast cancer"),
     (
         "colorectal cancer screening",
-        r"\bcolorectal (?:cancer|screening)|\bbowel (?:cancer|screening)|\bcolonoscopy|\bsigmoidoscopy"
+        r"\bcolorectal (?:cancer|screening)|\bbowel (?:cancer|screening)|\bcolon cancer|\bcolonoscopy|\bsigmoidoscopy"
         r"|\bfecal immunochemical|(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical"
         r"|\bf(?:a)?ecal occult blood",
     ),
@@ -96,8 +96,8 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "hrHPV testing",
             r"\b(?:primary |high-risk |hr)?HPV(?: DNA)?(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
-            r"(?: alone)?"
-            r"|\btested for (?:high-risk )?HPV|\btests? that (?:checks?|looks?|screens?) for (?:high-risk )?HPV",
+            r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?HPV"
+            r"|\btests? that (?:checks?|looks?|screens?) for (?:high-risk )?HPV",
         ),
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
     ),
@@ -165,8 +165,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
     (
         "limited life expectancy",
-        r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy|"
-        r"\blife expectancy of less than \d+",
+        r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy|\blife expectancy of less than \d+"
+        r"|\blimits? how long (?:\w+ ){1,2}expected to live",
     ),
     ("nursing home residents", r"\bnursing home"),
     ("increased bleeding risk", r"(?<!not )\bat increased (?:bleeding risk|risk of bleeding)"),

@@ -35,7 +35,9 @@ _TARGET_CUE = re.compile(
     # "treated until their pressure is below 130/80"
     r"|\bbr(?:ing|ought)\w* (?:\w+ ){0,3}(?:to|into) (?:the )?\d|\btreat\w* until\b"
     # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139", "brought into the range of"
-    r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b",
+    r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b"
+    # "lowering systolic pressure to 120-129 mm Hg"
+    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,3}to \d",
     re.I,
 )
 _SMALL_WORD = rf"(?:{'|'.join(NUMBER_WORDS)})(?: and a half)?"

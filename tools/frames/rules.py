@@ -64,7 +64,7 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
 # "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation", "earns a B
 # grade", "(a 'B' grade)", "a grade of C"
 _GRADE = re.compile(
-    r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendation| statement| grade)?\)|\b([ABCDI])-grade\b"
+    r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendations?| statements?| grade)?\)|\b([ABCDI])-grade\b"
     r"|\b(?:[Aa]n?|[Tt]he)\s+['‘’\"]?([ABCDI])['’\"]?\s+grade\b|\bgrade of ([ABCDI])\b"
 )
 def _grade_letter(match: re.Match) -> str:
@@ -171,7 +171,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not recommend|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
-        r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
+        r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b|\bno longer (?:recommended|advised)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         r"|\bavoid\w*"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
@@ -190,6 +190,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
         r"|\bshared decision[- ]making (?:with|about)\b"
+        r"|\bdecision (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) (?:doctor|clinician"
+        r"|provider|GP|health care provider)"
         r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
         r"(?:whether\b|(?:the )?(?:possible )?benefits and harms)|\bbefore deciding whether\b",
     ),
@@ -214,7 +216,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
 _NOT_A_RECOMMENDATION = re.compile(
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b|\bhad been\b|\bmoved (?:the|from)\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
-    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the|guidance)\b",
+    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b",
     re.I,
 )
 # a finding ("observational data suggest that X is associated with Y") is not advice, unless the sentence also
@@ -230,12 +232,17 @@ _ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade 
 # a change narrative that states the recommendation now in force ("lowered the starting age ..., now recommending
 # it for adults 45 to 49") is a recommendation
 _NOW = re.compile(r"\bnow (?:recommend|advis|suggest)\w*", re.I)
+# "If a serious illness limits how long you are expected to live, screening is no longer recommended for you": a
+# sentence that opens with its condition says what holds for those people now
+_CONDITION_FIRST = re.compile(r"\W*(?:if|once|when|after)\b", re.I)
 
 
 def is_recommendation_text(text: str) -> bool:
     """False for change narratives (unless they state what is now recommended), definitions of grades, scope and
     publication statements, and findings."""
-    if _NOT_A_RECOMMENDATION.search(text) and not _NOW.search(text):
+    if (m := _NOT_A_RECOMMENDATION.search(text)) and not _NOW.search(text) and not (
+        m.group(0).lower() == "no longer" and _CONDITION_FIRST.match(text)
+    ):
         return False
     return not (_FINDING.search(text) and not _ADVICE.search(text))
 
