@@ -89,3 +89,23 @@ def test_a_second_thing_recommended_for_people_of_its_own():
             for f in frames] == [
         ("blood-pressure threshold", None, ["140/90"], "class I; LOE A"),
         ("blood-pressure target", 18, ["120-129"], "class I; LOE A")]
+
+
+def test_a_part_added_after_the_first_parts_strength():
+    frames = extract_frames("The task force recommended biennial mammography for women aged 50 to 74 (grade B), adding "
+                            "that for women in their 40s the decision should be an individual one (grade C).")
+    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+        ("recommend", 50, 74, "grade B"), ("individual_decision", 40, 49, "grade C")]
+
+
+def test_an_adverb_of_frequency_right_after_its_test_and_a_co_test_naming_cytology():
+    frames = extract_frames("Options for adults aged 45 to 75 should be a FIT yearly, a stool DNA test every 3 years, "
+                            "or a colonoscopy every 10 years.")
+    assert [(f.test, f.interval_months.min) for f in frames] == [("FIT", 12), ("mt-sDNA", 36), ("colonoscopy", 120)]
+    # before its test the same word is the test's adjective
+    assert [(f.test, f.interval_months.min) for f in extract_frames(
+        "Adults aged 45 to 75 should have yearly FIT or colonoscopy every 10 years.")] == [
+        ("FIT", 12), ("colonoscopy", 120)]
+    frames = extract_frames("Women aged 30 to 65 should be screened every 3 years with cytology alone or every 5 "
+                            "years with cytology and HPV co-testing.")
+    assert [(f.test, f.interval_months.min) for f in frames] == [("cytology", 36), ("co-testing", 60)]

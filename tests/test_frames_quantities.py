@@ -131,3 +131,9 @@ def test_a_staged_goal_with_the_same_strength_is_two_targets():
                             "if tolerated, to 130/80 mm Hg or lower (Class I; LOE A).")
     assert [(f.intervention, [(q.op, q.value) for q in f.targets]) for f in frames] == [
         ("blood-pressure target", [("<", "140/90")]), ("blood-pressure target", [("<=", "130/80")])]
+
+
+def test_lowering_a_named_pressure_to_a_range_is_a_target():
+    f = one("Clinicians should consider lowering office systolic blood pressure to 120-129 mm Hg in adults aged 18 "
+            "to 64.")
+    assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "120-129")])

@@ -335,3 +335,13 @@ def test_updated_guidance_as_an_adjective_is_no_publication_statement():
     f = one("In updated guidance, the task force says adults aged 45 to 75 should be screened for colorectal cancer.")
     assert (f.action, f.population.age_min) == ("recommend", 45)
     assert extract_frames("The USPSTF updated its colorectal cancer screening recommendation in 2021.") == []
+
+
+def test_no_longer_having_an_organ_and_imperatives_after_a_longer_label():
+    frames = extract_frames("Women who have had a hysterectomy and no longer have a cervix can stop cervical "
+                            "screening.")
+    assert [(f.action, f.population.conditions) for f in frames] == [("discourage", ["hysterectomy"])]
+    frames = extract_frames("Practice points for clinicians: offer breast cancer risk assessment to women aged 25 and "
+                            "older; start annual breast MRI at 30 for women at high risk.")
+    assert [(f.intervention, f.action, f.population.age_min) for f in frames] == [
+        ("breast cancer risk assessment", "recommend", 25), ("supplemental breast imaging", "recommend", 30)]

@@ -62,7 +62,11 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
                 for t in [t for t in after if t[1] <= until] or after[:1]:
                     owned.setdefault(t[2], []).append(iv)
                 continue
-            if where == "pre" and after and after[0][0] - e <= 25:
+            # "a FIT yearly, a stool DNA test every 3 years": an adjective's word right after its test, before a comma
+            # or "or", is that test's adverb
+            adverb = where == "pre" and before and not text[before[-1][1] : s].strip() and re.match(
+                r"\s*(?:[,;)]|or\b|and\b|$)", text[e:])
+            if where == "pre" and after and after[0][0] - e <= 25 and not adverb:
                 owner = after[0]
             else:
                 owner = before[-1] if before else (after[0] if after else None)

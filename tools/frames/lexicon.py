@@ -90,8 +90,10 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             "co-testing",
             r"\bco-?testing(?: with (?:cervical )?cytology and (?:high-risk |hr)?HPV(?: test(?:ing)?)?)?|"
             r"\bcytology plus (?:high-risk )?HPV(?: co-?testing| test(?:ing)?)?"
-            # "an HPV-plus-Pap co-test", "a Pap-and-HPV co-test"
-            r"|\b(?:(?:HPV|Pap)[- ](?:plus|and)[- ](?:Pap|HPV)[- ])?co-?tests?\b",
+            # "an HPV-plus-Pap co-test", "a Pap-and-HPV co-test", "cytology and hrHPV co-testing"
+            r"|\b(?:(?:HPV|Pap)[- ](?:plus|and)[- ](?:Pap|HPV)[- ])?co-?tests?\b"
+            r"|\b(?:cervical )?(?:cytology|Pap(?: test(?:ing)?)?) (?:and|plus|with) (?:high-risk |hr-?)?HPV"
+            r" co-?test(?:ing|s)?",
         ),
         (
             "hrHPV testing",

@@ -37,7 +37,7 @@ _TARGET_CUE = re.compile(
     # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139", "brought into the range of"
     r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b"
     # "lowering systolic pressure to 120-129 mm Hg"
-    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,3}to \d",
+    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,4}to \d",
     re.I,
 )
 _SMALL_WORD = rf"(?:{'|'.join(NUMBER_WORDS)})(?: and a half)?"

@@ -142,8 +142,9 @@ _CLASS_ACTION = {
 }
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
-# "From age 30 to 65, screen ...") or the label of its source ("NICE: offer ...", "EAU guidance: offer ...").
-_IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?: [\w/-]{1,15}){0,2}:\s*)?"
+# "From age 30 to 65, screen ...") or a label of up to four words ("NICE: offer ...", "Key points for clinicians:
+# offer ...").
+_IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?: [\w/-]{1,15}){0,3}:\s*)?"
                   r"(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?")
 
 # Lexical action cues, checked in this order (first match wins).
@@ -214,7 +215,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
 )
 _NOT_A_RECOMMENDATION = re.compile(
-    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b|\bhad been\b|\bmoved (?:the|from)\b"
+    # ("no longer have a cervix" is no change of guidance)
+    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b(?! ha(?:ve|s) )|\bhad been\b"
+    r"|\bmoved (?:the|from)\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b",
     re.I,
