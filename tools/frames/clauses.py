@@ -169,8 +169,8 @@ _GAPPED_GRADE = re.compile(r",?\s+and\s+(?=(?:an?\s+)?['‘]?[ABCDI]['’]?[- ]g
 
 def _same_for_others(sentence: str) -> list[str] | None:
     """A first recommendation and a second part that extends it to others (:data:`_SAME_FOR`) or to another
-    intervention (:data:`_OR_OF`), or grades the same intervention differently for others (:data:`_GAPPED_GRADE`);
-    None otherwise."""
+    intervention (:data:`_OR_OF`), recommends a second thing for people of its own (:data:`_GERUND_PART`), or grades
+    the same intervention differently for others (:data:`_GAPPED_GRADE`); None otherwise."""
     for pattern in (_SAME_FOR, _OR_OF, _GERUND_PART, _GAPPED_GRADE):
         if (m := pattern.search(sentence)) and m.start() > 0:
             left, right = sentence[: m.start()], sentence[m.end() :]

@@ -1,0 +1,172 @@
+"""Recommendation frames, the action a sentence states: lexical cues in the order they are checked, imperatives,
+patient wording, shared decisions, stopping, and the sentences that state no recommendation at all (change
+narratives, publication statements, findings) (``tools/frames/rules.py``: ``action``, ``is_recommendation_text``)."""
+
+from __future__ import annotations
+
+import pytest
+from test_frames_rules import one
+
+from clinrag.tools.frames.extract import extract_frames
+
+
+def test_grade_i_is_insufficient_evidence_never_against():
+    f = one("The USPSTF concludes that the evidence is insufficient to recommend for or against screening "
+            "mammography in women aged 75 years and older (grade I).")
+    assert f.action == "insufficient_evidence"
+    assert (f.population.age_min, f.population.age_max) == (75, None)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("The ACS does not recommend clinical breast examination for breast cancer screening.", "recommend_against"),
+     ("The ACP suggests that clinicians consider not screening adults aged 45 to 49 for colorectal cancer.",
+      "discourage"),
+     ("For men aged 55 to 69 years, PSA-based screening should be an individual decision.", "individual_decision"),
+     ("Clinicians may selectively offer a statin at a 10-year cardiovascular risk of 7.5% to under 10% (grade C).",
+      "individual_decision"),
+     ("Low-dose aspirin might be considered in adults aged 40 to 70 at higher cardiovascular risk (class IIb).",
+      "suggest_or_consider")],
+)
+def test_actions(sentence, action):
+    assert one(sentence).action == action
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The USPSTF issued its breast cancer screening recommendation for women aged 40 and older in 2016.",
+     "Compared with its 2016 recommendation, the 2024 USPSTF recommendation moved the starting age from 50 to 40.",
+     "A grade D means the USPSTF recommends against offering the service.",
+     "Breast cancer screening reduces mortality in women in their 60s.",
+     "Dense breast tissue is defined as heterogeneously or extremely dense tissue on mammography.",
+     "Cohort data suggest that an A1C above 8% is associated with more complications in adults with diabetes.",
+     "Trials suggest that statins reduce coronary events in adults aged 40 to 75."],
+)
+def test_sentences_without_a_recommendation_yield_nothing(sentence):
+    assert extract_frames(sentence) == []
+
+
+def test_a_finding_given_as_the_reason_for_a_recommendation_keeps_it():
+    frame = one("Because trials show a mortality benefit, the USPSTF recommends annual LDCT for adults aged 50 to 80 "
+                "who smoke (grade B).")
+    assert (frame.intervention, frame.action) == ("low-dose CT lung cancer screening", "recommend")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("Whether to continue colorectal cancer screening at ages 76 to 85 should be decided case by case.",
+      "individual_decision"),
+     ("For adults older than 75, starting a statin should be a shared decision between patient and clinician.",
+      "individual_decision"),
+     ("Men aged 50 and older should be offered a discussion about PSA-based screening.", "individual_decision"),
+     ("Lung cancer screening with LDCT should cease at age 81.", "recommend_against")],
+)
+def test_actions_of_shared_decisions_and_stopping(sentence, action):
+    assert one(sentence).action == action
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("Men aged 50 to 69 should talk with their doctor about whether PSA testing is right for them.",
+      "individual_decision"),
+     ("It is reasonable to stop colorectal cancer screening after age 75 in adults with adequate prior screening.",
+      "discourage"),
+     ("Cervical cancer screening is not needed for women under 21 (D recommendation).", "recommend_against")],
+)
+def test_actions_of_talks_with_a_doctor_reasonable_stops_and_letter_grades(sentence, action):
+    assert one(sentence).action == action
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [("Cervical screening is not necessary for women who have had a hysterectomy.",
+      ("cervical cancer screening", "discourage")),
+     ("We recommend that every woman's breast cancer risk be assessed by age 30.",
+      ("breast cancer risk assessment", "recommend")),
+     ("If you're 50 to 64 you'll be invited for cervical screening every 5 years.",
+      ("cervical cancer screening", "recommend")),
+     ("If you are a Black man, start talking with your doctor at age 45 about whether PSA testing is right for you.",
+      ("PSA-based screening", "individual_decision"))],
+)
+def test_patient_voice_and_not_necessary(sentence, expected):
+    f = one(sentence)
+    assert (f.intervention, f.action) == expected
+
+
+def test_an_imperative_after_an_opening_phrase_is_a_recommendation():
+    f = one("In people with type 2 diabetes, offer a statin when the 10-year cardiovascular risk is 10% or more.")
+    assert (f.intervention, f.action) == ("statin", "recommend")
+    assert [(q.op, q.value, q.unit) for q in f.thresholds] == [(">=", "10", "%")]
+    f = one("Confirm hypertension when the daytime home average is 135/85 mmHg or higher.")
+    assert (f.intervention, f.action) == ("blood-pressure threshold", "recommend")
+    assert [(q.op, q.value) for q in f.thresholds] == [(">=", "135/85")]
+
+
+def test_is_indicated_is_a_recommendation():
+    assert one("A high-intensity statin is indicated for adults aged 40 to 75 with diabetes.").action == "recommend"
+
+
+def test_patient_wording_get_screened_and_ask_your_doctor():
+    assert one("If you are 50 to 74, get screened for bowel cancer every 2 years.").action == "recommend"
+    f = one("If your father or brother had prostate cancer, ask your doctor about starting PSA testing at 40.")
+    assert (f.action, f.population.age_min, f.population.criteria) == ("individual_decision", 40, ["family history"])
+
+
+def test_beginning_shared_decision_making_about_screening_is_an_individual_decision():
+    f = one("Men should begin shared decision-making with their clinician about PSA-based screening at age 55.")
+    assert (f.action, f.population.age_min) == ("individual_decision", 55)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("Do not offer PSA testing to men over 75 who have no symptoms.", "recommend_against"),
+     ("For women younger than 25, do not screen for cervical cancer.", "recommend_against"),
+     ("From age 30 to 65, screen every 5 years with HPV testing alone.", "recommend"),
+     ("If you are 60 to 74 you'll be sent a bowel screening kit every 2 years.", "recommend"),
+     ("Women who have had a total hysterectomy do not need to continue cervical screening.", "discourage"),
+     ("Stop screening for lung cancer once a person has not smoked for 15 years.", "recommend_against"),
+     ("The ACP advises clinicians to stop colorectal screening in adults older than 75.", "recommend_against"),
+     ("From 55 onward, women can switch to a mammogram every two years.", "suggest_or_consider"),
+     ("Screening programme memo: offer mammography every 3 years to women aged 50 to 70.", "recommend")],
+)
+def test_imperatives_invitations_switches_and_what_is_not_needed(sentence, action):
+    assert one(sentence).action == action
+
+
+def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
+    assert extract_frames("A FIT looks for hidden blood in a stool sample, and you don't need to change your diet "
+                          "before doing it.") == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [("The college comes down against routine PSA screening for men aged 70 and older.", "recommend_against"),
+     ("The committee argues against screening women older than 75 with mammography.", "recommend_against"),
+     ("Nobody under 21 needs a cervical screening test.", "discourage"),
+     ("For adults older than 85, the panel finds the evidence too limited to judge colorectal screening.",
+      "insufficient_evidence"),
+     ("Men at high risk should start that conversation about PSA screening at 40.", "individual_decision")],
+)
+def test_actions_stated_as_coming_down_against_nobody_needing_too_thin_evidence_and_conversations(sentence, action):
+    assert one(sentence).action == action
+
+
+def test_a_screening_conversation_is_not_a_recommendation_about_anything_else():
+    # "start/begin that conversation" is about deciding together; "should start" alone stays a recommendation
+    assert one("Men aged 50 to 69 should start PSA screening after talking it over.").action == "recommend"
+
+
+def test_updated_guidance_as_an_adjective_is_no_publication_statement():
+    f = one("In updated guidance, the task force says adults aged 45 to 75 should be screened for colorectal cancer.")
+    assert (f.action, f.population.age_min) == ("recommend", 45)
+    assert extract_frames("The USPSTF updated its colorectal cancer screening recommendation in 2021.") == []
+
+
+def test_no_longer_having_an_organ_and_imperatives_after_a_longer_label():
+    frames = extract_frames("Women who have had a hysterectomy and no longer have a cervix can stop cervical "
+                            "screening.")
+    assert [(f.action, f.population.conditions) for f in frames] == [("discourage", ["hysterectomy"])]
+    frames = extract_frames("Practice points for clinicians: offer breast cancer risk assessment to women aged 25 and "
+                            "older; start annual breast MRI at 30 for women at high risk.")
+    assert [(f.intervention, f.action, f.population.age_min) for f in frames] == [
+        ("breast cancer risk assessment", "recommend", 25), ("supplemental breast imaging", "recommend", 30)]
