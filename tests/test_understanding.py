@@ -74,6 +74,15 @@ def test_lay_words_typos_and_the_person_in_the_searched_text(vocab):
     assert understand_by_rules(text, vocab).searched_as == text
 
 
+def test_plurals_of_lay_words_including_y_to_ies(vocab):
+    u = understand_by_rules("should my dad keep having colonoscopies", vocab)
+    assert u.searched_as == "should my dad keep having colorectal cancer screening colonoscopy (a man)"
+    assert [(r.said, r.kind) for r in u.rewrites] == [("colonoscopies", "lay_term")]
+    assert "screening mammography" in understand_by_rules("are mammograms still needed", vocab).searched_as
+    # a key ending in a vowel and "y" is matched as it was
+    assert "pack-years" in understand_by_rules("i smoked a pack a day", vocab).searched_as
+
+
 @pytest.mark.parametrize("question", ["¿Cuándo debo empezar a hacerme mamografías?",
                                       "Ab welchem Alter sollte man zur Darmkrebsvorsorge gehen?",
                                       "大腸がん検診は何歳から受けるべきですか？"])
@@ -96,6 +105,8 @@ def test_graph_answers_what_people_type(graph):
     assert r.decision == "answer" and r.understood.age == 23
     r = ask("my mom is 78, does she still need mammograms?")
     assert r.decision == "answer"
+    r = ask("my mother is 78, should she keep having colonoscopies?")
+    assert r.decision == "answer" and {e["doc_id"] for e in r.evidence} >= {"uspstf-crc-2021", "acs-crc-2018"}
     r = ask("Did the USPSTF lower the starting age for colorectal screening, and from what?")
     assert {e["doc_id"] for e in r.evidence} == {"uspstf-crc-2016", "uspstf-crc-2021"}
     r = ask("As of 2010, what did the USPSTF say about PSA screening?")

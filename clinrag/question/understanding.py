@@ -162,11 +162,18 @@ def organizations(text: str, vocab: Vocabulary) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------- searched text
+def _plural_form(key: str) -> str:
+    """A key's pattern with its plural: "mammograms", "pap smears", "colonoscopies" (a consonant's "y" -> "ies")."""
+    if re.search(r"[^aeiou]y$", key, re.I):
+        return rf"{key[:-1]}(?:y|ies)"
+    return rf"{key}(?:e?s)?"
+
+
 def _phrase_pattern(keys) -> re.Pattern | None:
     keys = sorted(keys, key=len, reverse=True)
     if not keys:
         return None
-    alternation = "|".join(re.escape(k).replace(r"\ ", r"\s+") + r"(?:e?s)?" for k in keys)
+    alternation = "|".join(_plural_form(re.escape(k).replace(r"\ ", r"\s+")) for k in keys)
     return re.compile(rf"(?<![\w/-])(?:{alternation})(?![\w/-])", re.I)
 
 
@@ -202,7 +209,8 @@ def rewrite(text: str, vocab: Vocabulary) -> tuple[str, list[Rewrite]]:
     def lay(m: re.Match, table: dict) -> str:
         said = m.group(0)
         key = re.sub(r"\s+", " ", said if table is sensitive else said.lower())
-        term = table.get(key) or table.get(re.sub(r"e?s$", "", key)) or table.get(key[:-1])
+        term = (table.get(key) or table.get(re.sub(r"e?s$", "", key)) or table.get(key[:-1])
+                or table.get(re.sub(r"ies$", "y", key)))
         if term is None or term.lower() in text.lower():
             return said
         rewrites.append(Rewrite(said=said, searched=term, kind="lay_term"))
