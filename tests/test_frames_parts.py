@@ -109,3 +109,33 @@ def test_an_adverb_of_frequency_right_after_its_test_and_a_co_test_naming_cytolo
     frames = extract_frames("Women aged 30 to 65 should be screened every 3 years with cytology alone or every 5 "
                             "years with cytology and HPV co-testing.")
     assert [(f.test, f.interval_months.min) for f in frames] == [("cytology", 36), ("co-testing", 60)]
+
+
+def test_rows_of_a_schedule_take_the_headings_action_and_strength():
+    frames = extract_frames("Colorectal screening (ACS, qualified recommendation): adults aged 45-49, FIT every year; "
+                            "adults aged 50-75, colonoscopy every 10 years.")
+    assert [(f.test, f.action, f.population.age_min, f.interval_months.min, f.strength) for f in frames] == [
+        ("FIT", "recommend", 45, 12, "qualified"), ("colonoscopy", "recommend", 50, 120, "qualified")]
+
+
+def test_gapped_bands_each_with_its_own_grade():
+    frames = extract_frames("Adults aged 45 to 49 (grade B) and 50 to 75 (grade A) should be screened for colorectal "
+                            "cancer.")
+    assert [(f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+        (45, 49, "grade B"), (50, 75, "grade A")]
+
+
+def test_a_goal_with_its_own_strength_after_a_threshold_keeps_the_opening_population():
+    frames = extract_frames("For adults with a 10-year risk of 10% or higher, treatment is recommended at 130/80 mm Hg "
+                            "or higher (class I; LOE A), and the target is below 130/80 mm Hg (class I; LOE B-R).")
+    assert [(f.intervention, [q.value for q in f.thresholds], [q.value for q in f.targets], f.strength)
+            for f in frames] == [
+        ("blood-pressure threshold", ["10", "130/80"], [], "class I; LOE A"),
+        ("blood-pressure target", ["10"], ["130/80"], "class I; LOE B-R")]
+
+
+def test_two_goals_under_one_action_are_two_frames():
+    frames = extract_frames("An A1C below 7% is a reasonable goal for most adults with diabetes, but clinicians may "
+                            "suggest a goal below 8% for those with limited life expectancy.")
+    assert [([q.value for q in f.targets], f.thresholds, f.population.conditions) for f in frames] == [
+        (["7"], [], []), (["8"], [], ["limited life expectancy"])]

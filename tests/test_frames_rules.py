@@ -183,3 +183,9 @@ def test_conditions_first_no_longer_recommended_decisions_with_a_doctor_and_hpv_
     frames = extract_frames("Women aged 30 to 65 should have cytology every 3 years or testing for high-risk HPV "
                             "every 5 years.")
     assert [(f.test, f.interval_months.min) for f in frames] == [("cytology", 36), ("hrHPV testing", 60)]
+
+
+def test_additional_ultrasound_or_mri_is_supplemental_imaging():
+    f = one("For women with dense breasts, the evidence is insufficient to assess an additional ultrasound or MRI "
+            "(grade I).")
+    assert (f.intervention, f.action) == ("supplemental breast imaging", "insufficient_evidence")

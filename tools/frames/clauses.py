@@ -53,7 +53,11 @@ def clauses(sentence: str) -> list[str]:
     # (a semicolon inside parentheses, "(conditional recommendation; moderate-certainty evidence)", divides nothing)
     for separator in (r";(?![^()]*\))", r",?\s+(?=(?:while|whereas|though|although)\b)", r",?\s+and (?=that\b)"):
         parts = _grades_joined([p.strip() for p in re.split(separator, sentence)])
-        if len(parts) > 1 and all(rules.action(p) for p in parts) and _stands_apart(parts):
+        # a later part may be a row of a table in prose, with its own ages and its own tests or intervals and the
+        # first part's action: "... (USPSTF, grade A): women aged 21-29, cytology every 3 years; women aged 30-65,
+        # hrHPV testing alone every 5 years"
+        acted = len(parts) > 1 and rules.action(parts[0]) and all(rules.action(p) or _table_row(p) for p in parts[1:])
+        if acted and _stands_apart(parts):
             return [q for p in parts for q in clauses(p)]  # a part can divide again ("...; ..., though ...")
     doc = nlp()(sentence)
     for tok in doc:
@@ -80,10 +84,11 @@ def clauses(sentence: str) -> list[str]:
         # diabetes older than 40": who the first part is for is set by its values, the second by its ages
         by_values_then_ages = any(quantities(left)) and ages.age_spans(right) and not ages.age_spans(left)
         # "recommends an A1C goal below 7% ..., and suggests that a less stringent goal, such as under 8%, ...":
-        # each verb its own action and its own value (a threshold and a goal with one action stay one clause, whose
-        # strength both frames share)
+        # each verb its own value, two goals or a new action (a threshold and a goal with one action stay one clause,
+        # whose strength both frames share)
         values = [{q.key() for qs in quantities(side) for q in qs} for side in (left, right)]
-        if rules.action(left) == rules.action(_unbracketed(own_words)):
+        kinds = [tuple(bool(qs) for qs in quantities(side)) for side in (left, right)]  # (thresholds?, targets?)
+        if rules.action(left) == rules.action(_unbracketed(own_words)) and kinds[0] != kinds[1]:
             values = [set(), set()]
         if by_values_then_ages or (ages.age_spans(left) and ages.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]) or (
@@ -91,6 +96,11 @@ def clauses(sentence: str) -> list[str]:
         ):
             return [left, right]
     return _own_strengths(sentence) or _gapped(sentence) or _same_for_others(sentence) or [sentence]
+
+
+def _table_row(part: str) -> bool:
+    """A part with ages of its own and an interval of its own: a row of a schedule written as prose."""
+    return bool(ages.age_spans(part) and rules.interval_spans(part))
 
 
 def _own_strengths(sentence: str) -> list[str] | None:
@@ -105,11 +115,16 @@ def _own_strengths(sentence: str) -> list[str] | None:
         # (or a staged goal with the same strength: "... to below 140/90 mm Hg (Class I; LOE A) and then, if
         # tolerated, to 130/80 mm Hg or lower (Class I; LOE A)")
         staged = re.match(r"(?:and\s+)?then\b", right) and any(quantities(right)) and any(quantities(left))
-        # (or a part whose own strength and ages make it another recommendation: "... (grade A) and extend screening
-        # to those aged 45-49 (grade B)")
-        graded_ages = rules.strength(right) and ages.age_spans(right)
+        # (or a part whose own strength and ages or values make it another recommendation: "... (grade A) and extend
+        # screening to those aged 45-49 (grade B)", "... (class I; LOE A), and the treatment target is below 130/80
+        # mm Hg (class I; LOE B-R)")
+        graded_ages = rules.strength(right) and (ages.age_spans(right) or any(quantities(right)))
         other = (rules.action(_unbracketed(right)) or graded_ages) and rules.strength(right) != own
         if own and rules.action(left) and (staged or other):
+            # an opening "For adults with ..., " is who both parts are for
+            opening = re.match(r"\W*(?:for|in|among)\b[^,;()]{0,80},\s*", left, re.I)
+            if opening and not re.match(r"\W*(?:(?:and|but|adding)\s+)?(?:for|in|among)\b", right, re.I):
+                right = opening.group(0) + re.sub(r"^\W*(?:and|but)\s+", "", right)
             return [left, right]
     return None
 

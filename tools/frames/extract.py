@@ -205,7 +205,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
             # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,
             # two recommendations; other thresholds, such as a 10-year risk, say who both are for
-            strength = rules.strength(text) or whole_strength
+            # a part that takes the action before it takes its strength too ("... (USPSTF, grade A): women aged
+            # 21-29, cytology every 3 years; women aged 30-65, hrHPV testing alone every 5 years")
+            strength = rules.strength(text) or whole_strength or (
+                frames[-1].strength if own_action is None and frames and number > 0 else None)
             quantity_sets = [(name, thresholds, targets)]
             bp_thresholds = [q for q in thresholds if q.unit == "mm Hg"]
             if name == "blood-pressure target" and bp_thresholds:

@@ -28,7 +28,8 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
         SUPPLEMENTAL,
         r"\b(?:supplemental|adjunct(?:ive)?) (?:breast )?(?:screening|imaging|ultrasound|ultrasonography|MRI"
         r"|magnetic resonance)|\bbreast (?:MRI|magnetic resonance|ultrasound|ultrasonography)"
-        r"|\badd(?:ing|ed)? (?:breast )?(?:ultrasound|MRI|magnetic resonance)",
+        r"|\badd(?:ing|ed)? (?:breast )?(?:ultrasound|MRI|magnetic resonance)"
+        r"|\b(?:additional|extra|supplementary) (?:breast )?(?:ultrasound|MRI|magnetic resonance)",
     ),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
