@@ -86,6 +86,18 @@ def test_plurals_of_lay_words_including_y_to_ies(vocab):
     assert "pack-years" in understand_by_rules("i smoked a pack a day", vocab).searched_as
 
 
+def test_blood_pressure_readings_said_aloud_or_typed_bare(vocab):
+    u = understand_by_rules("is 145 over 92 high for a 50 year old man", vocab)
+    assert u.searched_as == "is 145/92 mm Hg blood pressure high for a 50 year old man (a man aged 50)"
+    assert ("145 over 92", "shorthand") in [(r.said, r.kind) for r in u.rewrites]
+    assert understand_by_rules("my bp is 138/88 is that ok", vocab).searched_as == \
+        "my blood pressure is 138/88 mm Hg is that ok"
+    # a reading with its unit, a date or a percentage is left alone
+    for text in ("is 130/80 mm Hg high", "what changed on 12/31", "an a1c of 7.5/8 %"):
+        assert "mm Hg mm Hg" not in understand_by_rules(text, vocab).searched_as
+        assert not [r for r in understand_by_rules(text, vocab).rewrites if "mm Hg" in r.searched]
+
+
 @pytest.mark.parametrize("question", ["¿Cuándo debo empezar a hacerme mamografías?",
                                       "Ab welchem Alter sollte man zur Darmkrebsvorsorge gehen?",
                                       "大腸がん検診は何歳から受けるべきですか？"])

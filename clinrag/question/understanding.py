@@ -177,6 +177,11 @@ def _phrase_pattern(keys) -> re.Pattern | None:
     return re.compile(rf"(?<![\w/-])(?:{alternation})(?![\w/-])", re.I)
 
 
+# a blood-pressure reading said aloud or typed bare: "145 over 92", "145/92" (systolic 70-250 over diastolic 40-150)
+_READING = re.compile(r"\b(7\d|[89]\d|1\d\d|2[0-4]\d)\s*(?:over|/)\s*([4-9]\d|1[0-4]\d)\b(?!\s*(?:mm|%|/))", re.I)
+_BLOOD_PRESSURE = re.compile(r"\bblood pressure|\bbp\b|\bhypertension", re.I)
+
+
 def rewrite(text: str, vocab: Vocabulary) -> tuple[str, list[Rewrite]]:
     """Shorthand written out, typos corrected, lay words mapped to the corpus's terms (module docstring)."""
     rewrites: list[Rewrite] = []
@@ -190,6 +195,15 @@ def rewrite(text: str, vocab: Vocabulary) -> tuple[str, list[Rewrite]]:
     pattern = re.compile(r"(?<![\w/-])(?:" + "|".join(re.escape(k) for k in sorted(lower_short, key=len, reverse=True))
                          + r")(?![\w/-])", re.I) if lower_short else None
     text = pattern.sub(short, text) if pattern else text
+
+    def reading(m: re.Match) -> str:
+        out = f"{m.group(1)}/{m.group(2)} mm Hg"
+        if not _BLOOD_PRESSURE.search(text):
+            out += " blood pressure"
+        rewrites.append(Rewrite(said=m.group(0), searched=out, kind="shorthand"))
+        return out
+
+    text = _READING.sub(reading, text)
 
     def spell(m: re.Match) -> str:
         word = m.group(0)
