@@ -1,5 +1,6 @@
 """Recommendation frames, one sentence with several recommendations: clauses, gapped recommendations, alternative
-conditions, tests with their own intervals, thresholds with their goals (``tools/frames/clauses.py``)."""
+conditions, tests with their own intervals, thresholds with their goals (``tools/frames/clauses.py``,
+``populations.py``)."""
 
 from __future__ import annotations
 

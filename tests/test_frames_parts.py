@@ -12,6 +12,16 @@ def summary(sentence: str) -> list[tuple]:
              f.strength) for f in extract_frames(sentence)]
 
 
+def bands(sentence: str) -> list[tuple]:
+    """(action, age_min, age_max, strength) per frame."""
+    return [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in extract_frames(sentence)]
+
+
+def intervals_by_test(sentence: str) -> list[tuple]:
+    """(test, interval_months.min) per frame."""
+    return [(f.test, f.interval_months.min) for f in extract_frames(sentence)]
+
+
 def test_the_same_goes_for_another_intervention_with_the_first_parts_action():
     assert summary("For women aged 40 to 49 the evidence is insufficient for breast MRI, and the same applies to "
                    "tomosynthesis in women with dense breasts (grade I for both).") == [
@@ -30,9 +40,8 @@ def test_as_can_other_people_is_a_second_population():
 
 
 def test_a_gapped_part_with_a_grade_of_its_own():
-    frames = extract_frames("Aspirin gets a B grade for adults aged 50 to 59 with a 10-year risk of 10% or more, and "
-                            "a C grade for those aged 60 to 69.")
-    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+    assert bands("Aspirin gets a B grade for adults aged 50 to 59 with a 10-year risk of 10% or more, and a C grade "
+                 "for those aged 60 to 69.") == [
         ("recommend", 50, 59, "grade B"), ("individual_decision", 60, 69, "grade C")]
 
 
@@ -44,10 +53,8 @@ def test_another_value_for_other_people():
 
 
 def test_tests_each_repeated_at_one_interval_and_a_plural_strength_for_every_part():
-    frames = extract_frames("Flexible sigmoidoscopy or CT colonography, each done every 5 years, may be offered to "
-                            "adults aged 50 to 75.")
-    assert [(f.test, f.interval_months.min) for f in frames] == [
-        ("flexible sigmoidoscopy", 60), ("CT colonography", 60)]
+    assert intervals_by_test("Flexible sigmoidoscopy or CT colonography, each done every 5 years, may be offered "
+                               "to adults aged 50 to 75.") == [("flexible sigmoidoscopy", 60), ("CT colonography", 60)]
     frames = extract_frames("Women aged 45 to 54 should have a mammogram every year, and those 55 and older should "
                             "move to every other year (qualified recommendations).")
     assert [(f.population.age_min, f.interval_months.min, f.strength) for f in frames] == [
@@ -92,23 +99,20 @@ def test_a_second_thing_recommended_for_people_of_its_own():
 
 
 def test_a_part_added_after_the_first_parts_strength():
-    frames = extract_frames("The task force recommended biennial mammography for women aged 50 to 74 (grade B), adding "
-                            "that for women in their 40s the decision should be an individual one (grade C).")
-    assert [(f.action, f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
+    assert bands("The task force recommended biennial mammography for women aged 50 to 74 (grade B), adding that "
+                 "for women in their 40s the decision should be an individual one (grade C).") == [
         ("recommend", 50, 74, "grade B"), ("individual_decision", 40, 49, "grade C")]
 
 
 def test_an_adverb_of_frequency_right_after_its_test_and_a_co_test_naming_cytology():
-    frames = extract_frames("Options for adults aged 45 to 75 should be a FIT yearly, a stool DNA test every 3 years, "
-                            "or a colonoscopy every 10 years.")
-    assert [(f.test, f.interval_months.min) for f in frames] == [("FIT", 12), ("mt-sDNA", 36), ("colonoscopy", 120)]
+    assert intervals_by_test("Options for adults aged 45 to 75 should be a FIT yearly, a stool DNA test every 3 "
+                               "years, or a colonoscopy every 10 years.") == [
+        ("FIT", 12), ("mt-sDNA", 36), ("colonoscopy", 120)]
     # before its test the same word is the test's adjective
-    assert [(f.test, f.interval_months.min) for f in extract_frames(
-        "Adults aged 45 to 75 should have yearly FIT or colonoscopy every 10 years.")] == [
+    assert intervals_by_test("Adults aged 45 to 75 should have yearly FIT or colonoscopy every 10 years.") == [
         ("FIT", 12), ("colonoscopy", 120)]
-    frames = extract_frames("Women aged 30 to 65 should be screened every 3 years with cytology alone or every 5 "
-                            "years with cytology and HPV co-testing.")
-    assert [(f.test, f.interval_months.min) for f in frames] == [("cytology", 36), ("co-testing", 60)]
+    assert intervals_by_test("Women aged 30 to 65 should be screened every 3 years with cytology alone or every 5 "
+                               "years with cytology and HPV co-testing.") == [("cytology", 36), ("co-testing", 60)]
 
 
 def test_rows_of_a_schedule_take_the_headings_action_and_strength():
@@ -119,10 +123,8 @@ def test_rows_of_a_schedule_take_the_headings_action_and_strength():
 
 
 def test_gapped_bands_each_with_its_own_grade():
-    frames = extract_frames("Adults aged 45 to 49 (grade B) and 50 to 75 (grade A) should be screened for colorectal "
-                            "cancer.")
-    assert [(f.population.age_min, f.population.age_max, f.strength) for f in frames] == [
-        (45, 49, "grade B"), (50, 75, "grade A")]
+    assert bands("Adults aged 45 to 49 (grade B) and 50 to 75 (grade A) should be screened for colorectal "
+                 "cancer.") == [("recommend", 45, 49, "grade B"), ("recommend", 50, 75, "grade A")]
 
 
 def test_a_goal_with_its_own_strength_after_a_threshold_keeps_the_opening_population():

@@ -1,5 +1,5 @@
-"""How a sentence divides into recommendations: clauses that each state their own (:func:`clauses`), enumerated
-populations (:func:`population_segments`) and alternative conditions (:func:`alternative_conditions`).
+"""How a sentence divides into recommendations: clauses that each state their own (:func:`clauses`). Within one
+recommendation, enumerated populations and alternative conditions: :mod:`populations`.
 
 A sentence usually states one recommendation. It states several when its parts each carry their own action and
 their own ages, strength, test or intervention ("women 45 to 54 should ...; women 55 and older may ...", "... is
@@ -17,11 +17,6 @@ from clinrag.tools.frames import ages, lexicon, rules
 from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
-_POP_HEAD = re.compile(
-    r"\b(?:in|for|to|among)\s+(?:(?:all|Black|older|younger)\s+)?"
-    r"(?:women|men|adults|people|persons|patients|individuals|those|nursing home residents)\b",
-    re.I,
-)
 SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
 # a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
 # older", "... from age 25 to 39 and annually from age 40" (no verb of its own: it takes the first clause's action)
@@ -82,12 +77,13 @@ def clauses(sentence: str) -> list[str]:
         groups = set(lexicon.labels(lexicon.CONDITIONS, left)), set(lexicon.labels(lexicon.CONDITIONS, right))
         # "offer a statin to people with a 10-year risk of 10% or more, and consider one for adults with type 1
         # diabetes older than 40": who the first part is for is set by its values, the second by its ages
-        by_values_then_ages = any(quantities(left)) and ages.age_spans(right) and not ages.age_spans(left)
+        found = quantities(left), quantities(right)  # (thresholds, targets) of each side
+        by_values_then_ages = any(found[0]) and ages.age_spans(right) and not ages.age_spans(left)
         # "recommends an A1C goal below 7% ..., and suggests that a less stringent goal, such as under 8%, ...":
         # each verb its own value, two goals or a new action (a threshold and a goal with one action stay one clause,
         # whose strength both frames share)
-        values = [{q.key() for qs in quantities(side) for q in qs} for side in (left, right)]
-        kinds = [tuple(bool(qs) for qs in quantities(side)) for side in (left, right)]  # (thresholds?, targets?)
+        values = [{q.key() for qs in side for q in qs} for side in found]
+        kinds = [tuple(bool(qs) for qs in side) for side in found]  # (thresholds?, targets?)
         if rules.action(left) == rules.action(_unbracketed(own_words)) and kinds[0] != kinds[1]:
             values = [set(), set()]
         if by_values_then_ages or (ages.age_spans(left) and ages.age_spans(right)) or (
@@ -114,11 +110,12 @@ def _own_strengths(sentence: str) -> list[str] | None:
         own = rules.strength(m.group(1))
         # (or a staged goal with the same strength: "... to below 140/90 mm Hg (Class I; LOE A) and then, if
         # tolerated, to 130/80 mm Hg or lower (Class I; LOE A)")
-        staged = re.match(r"(?:and\s+)?then\b", right) and any(quantities(right)) and any(quantities(left))
+        valued = any(quantities(right))
+        staged = re.match(r"(?:and\s+)?then\b", right) and valued and any(quantities(left))
         # (or a part whose own strength and ages or values make it another recommendation: "... (grade A) and extend
         # screening to those aged 45-49 (grade B)", "... (class I; LOE A), and the treatment target is below 130/80
         # mm Hg (class I; LOE B-R)")
-        graded_ages = rules.strength(right) and (ages.age_spans(right) or any(quantities(right)))
+        graded_ages = rules.strength(right) and (ages.age_spans(right) or valued)
         other = (rules.action(_unbracketed(right)) or graded_ages) and rules.strength(right) != own
         if own and rules.action(left) and (staged or other):
             # an opening "For adults with ..., " is who both parts are for
@@ -152,13 +149,18 @@ def _gapped(sentence: str) -> list[str] | None:
             ages.age_spans(right) and (rules.interval_spans(right) or any(quantities(right))
                                        or lexicon.labels(lexicon.CRITERIA, right))
         ):
-            # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)": the
-            # strength stated once at the end is both parts'
-            trailing = re.search(r"\([^()]*\)\W*$", right)
-            if trailing and not rules.strength(left) and rules.strength(trailing.group(0)):
-                left = f"{left} {trailing.group(0).rstrip('. ')}"
-            return [left, right]
+            # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)"
+            return [_with_trailing_strength(left, right), right]
     return None
+
+
+def _with_trailing_strength(left: str, right: str) -> str:
+    """``left`` with the strength in parentheses that closes ``right`` when ``left`` states none: a strength stated
+    once at the end is both parts'."""
+    trailing = re.search(r"\([^()]*\)\W*$", right)
+    if trailing and not rules.strength(left) and rules.strength(trailing.group(0)):
+        return f"{left} {trailing.group(0).rstrip('. ')}"
+    return left
 
 
 # the first recommendation extended to another intervention or other people: "..., and the same goes for adding
@@ -182,26 +184,48 @@ _GERUND_PART = re.compile(
 _GAPPED_GRADE = re.compile(r",?\s+and\s+(?=(?:an?\s+)?['‘]?[ABCDI]['’]?[- ]grade\b|grade [ABCDI]\b)")
 
 
+def _extends(left: str, right: str) -> str | None:
+    """:data:`_SAME_FOR`: the second part takes the first part's action (or states its own)."""
+    return left if rules.action(left) or rules.action(right) else None
+
+
+def _another_intervention(left: str, right: str) -> str | None:
+    """:data:`_OR_OF`: only when the second part names another intervention and no action of its own."""
+    named = lexicon.intervention(left), lexicon.intervention(right)
+    if None in named or named[0] == named[1] or rules.action(_unbracketed(right)):
+        return None
+    return left if rules.action(left) else None
+
+
+def _second_thing(left: str, right: str) -> str | None:
+    """:data:`_GERUND_PART`: only when both parts state values and the second no action of its own."""
+    if rules.action(_unbracketed(right)) or not (any(quantities(left)) and any(quantities(right))):
+        return None
+    left = _with_trailing_strength(left, right)
+    return left if rules.action(left) else None
+
+
+def _graded_differently(left: str, right: str) -> str | None:
+    """:data:`_GAPPED_GRADE`: only when the first part is graded and the second otherwise."""
+    own = rules.strength(left)
+    if not own or rules.strength(right) == own:
+        return None
+    return left if rules.action(left) else None
+
+
+# each second-part pattern with what the two sides must state; the first to accept divides the sentence
+_SECOND_PARTS = ((_SAME_FOR, _extends), (_OR_OF, _another_intervention), (_GERUND_PART, _second_thing),
+                 (_GAPPED_GRADE, _graded_differently))
+
+
 def _same_for_others(sentence: str) -> list[str] | None:
     """A first recommendation and a second part that extends it to others (:data:`_SAME_FOR`) or to another
     intervention (:data:`_OR_OF`), recommends a second thing for people of its own (:data:`_GERUND_PART`), or grades
     the same intervention differently for others (:data:`_GAPPED_GRADE`); None otherwise."""
-    for pattern in (_SAME_FOR, _OR_OF, _GERUND_PART, _GAPPED_GRADE):
+    for pattern, accept in _SECOND_PARTS:
         if (m := pattern.search(sentence)) and m.start() > 0:
-            left, right = sentence[: m.start()], sentence[m.end() :]
-            named = lexicon.intervention(left), lexicon.intervention(right)
-            if pattern is _OR_OF and (None in named or named[0] == named[1] or rules.action(_unbracketed(right))):
-                continue
-            if pattern is _GERUND_PART:
-                if rules.action(_unbracketed(right)) or not (any(quantities(left)) and any(quantities(right))):
-                    continue
-                trailing = re.search(r"\([^()]*\)\W*$", right)  # one strength at the end is both parts'
-                if trailing and not rules.strength(left) and rules.strength(trailing.group(0)):
-                    left = f"{left} {trailing.group(0).rstrip('. ')}"
-            graded = rules.strength(left), rules.strength(right)
-            if pattern is _GAPPED_GRADE and not (graded[0] and graded[1] != graded[0]):
-                continue
-            if rules.action(left) or pattern is _SAME_FOR and rules.action(right):
+            right = sentence[m.end() :]
+            if (left := accept(sentence[: m.start()], right)) is not None:
                 return [left, right]
     return None
 
@@ -229,64 +253,3 @@ def _stands_apart(parts: list[str]) -> bool:
         or own(values, i)
         for i, p in enumerate(parts)
     )
-
-
-# two subjects, each with a criterion of its own, before the verb: "Black men and men whose father or brother had
-# prostate cancer may be offered ..."
-_SUBJECTS = re.compile(
-    r"^\W*((?:Black |older |younger )?(?:women|men|adults|people)\b.*?)\s+and\s+((?:women|men|adults|people)\b.*?)"
-    r"(?=\s+(?:should|may|must|can|could|are|is|will)\b)", re.I
-)
-
-
-def _subject_segments(text: str) -> list[str] | None:
-    m = _SUBJECTS.match(text)
-    if not m:
-        return None
-    own = [set(lexicon.labels(lexicon.CRITERIA, g)) | set(lexicon.labels(lexicon.CONDITIONS, g)) for g in m.groups()]
-    if not all(own) or own[0] == own[1]:
-        return None
-    return [f"{subject}{text[m.end() :]}" for subject in m.groups()]
-
-
-def population_segments(text: str) -> list[str]:
-    """One text per enumerated population ("in women younger than 21, in women over 65 ..., and in women who ...",
-    or two subjects with criteria of their own before the verb); the shared prefix and suffix go with each."""
-    if subjects := _subject_segments(text):
-        return subjects
-    heads = list(_POP_HEAD.finditer(text))
-    chain = [heads[0]] if heads else []
-    for h in heads[1:]:
-        if re.search(r"(?:,|\band|\bor|\bnor)\s*$", text[chain[-1].end() : h.start()]):
-            chain.append(h)
-        elif len(chain) < 2:
-            chain = [h]
-    if len(chain) < 2:
-        return [text]
-    tail = re.search(r"[,(;]", text[chain[-1].end() :])
-    end = chain[-1].end() + tail.start() if tail else len(text)
-    prefix, suffix = text[: chain[0].start()], text[end:]
-    bounds = [h.start() for h in chain] + [end]
-    segs = [re.sub(r"(?:,|\s)*(?:\band|\bor|\bnor)?\s*$", "", text[a:b]) for a, b in zip(bounds, bounds[1:])]
-    return [f"{prefix}{seg} {suffix}".strip() for seg in segs]
-
-
-# a value limited to its own people, then another for others: "aim for under 140/90 mmHg if the person is under 80,
-# or under 150/90 mmHg if they are 80 or older"
-_LIMIT = (r"(?:(?:under|below|less than|at or below|at most|above|over|at least)\s+)?\d[\d./]*\s*"
-          r"(?:mm\s*Hg|%|mg/dL|mmol/mol)\s+(?:if|when|for|in)\b")
-_VALUE_ALTERNATIVES = re.compile(rf"^(?P<head>.*?)(?P<first>{_LIMIT}[^;]*?),?\s+or\s+(?P<second>{_LIMIT}.*)$", re.I)
-
-
-def alternative_conditions(text: str) -> list[str]:
-    """One text per alternative condition: "can stop if they are over 65 and ..., or if they have had a
-    hysterectomy", "stop once someone has not smoked for 15 years, or if a health problem limits ..." are two
-    populations, each with the words before the first "if" (or "once", "when"); "aim for under 140/90 mmHg if ...,
-    or under 150/90 mmHg if ..." is two values for two populations, each with the words before the first value."""
-    if m := _VALUE_ALTERNATIVES.match(text):
-        return [f"{m['head']}{m['first']}", f"{m['head']}{m['second']}"]
-    first = re.search(r"\b(?:if|once|when)\b", text)
-    parts = re.split(r",?\s+or (?:if|once|when)\s+", text[first.end() :]) if first else []
-    if len(parts) < 2:
-        return [text]
-    return [f"{text[: first.end()]} {part.strip()}" for part in parts]

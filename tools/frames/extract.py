@@ -18,7 +18,8 @@ from itertools import product
 from typing import Any
 
 from clinrag.tools.frames import ages, lexicon, rules
-from clinrag.tools.frames.clauses import SAME_AGES, alternative_conditions, clauses, population_segments
+from clinrag.tools.frames.clauses import SAME_AGES, clauses
+from clinrag.tools.frames.populations import alternative_conditions, population_segments
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.schema import Frame, FrameContext, Interval, Population
 

@@ -88,15 +88,10 @@ _KDIGO = re.compile(r"\(([12][A-D])\)")
 # the evidence grading that follows the strength word: "(weak recommendation, low-quality evidence)" (GRADE as ACP
 # states it), "(conditional recommendation, low certainty)"; "moderate certainty of evidence" is written in the form
 # "moderate-certainty evidence"
-_QUALITY = re.compile(
-    r"\brecommendation\s*(?:[,;]|based on)\s*((?:high|moderate|low|very low)(?:-quality evidence"
-    r"|[- ]certainty(?: of evidence| evidence)?))", re.I
-)
+_EVIDENCE = r"((?:high|moderate|low|very low)(?:-quality evidence|[- ]certainty(?: of evidence| evidence)?))"
+_QUALITY = re.compile(rf"\brecommendation\s*(?:[,;]|based on)\s*{_EVIDENCE}", re.I)
 # the same after a rated strength: "rates that advice as weak, on moderate-quality evidence"
-_RATED_QUALITY = re.compile(
-    r"\s*[,;]?\s*(?:on|with|based on)\s+((?:high|moderate|low|very low)(?:-quality evidence"
-    r"|[- ]certainty(?: of evidence| evidence)?))", re.I
-)
+_RATED_QUALITY = re.compile(rf"\s*[,;]?\s*(?:on|with|based on)\s+{_EVIDENCE}", re.I)
 
 
 def strength(text: str) -> str | None:

@@ -1,0 +1,78 @@
+"""Within one recommendation, the populations it names one by one: enumerated populations
+(:func:`population_segments`: "in women younger than 21, in women over 65 ..., and in women who ...", two subjects with
+criteria of their own) and alternative conditions (:func:`alternative_conditions`: "if ..., or if ...", "under
+140/90 mmHg if ..., or under 150/90 mmHg if ..."). Each yields one text per population, with the words they share.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clinrag.tools.frames import lexicon
+
+_POP_HEAD = re.compile(
+    r"\b(?:in|for|to|among)\s+(?:(?:all|Black|older|younger)\s+)?"
+    r"(?:women|men|adults|people|persons|patients|individuals|those|nursing home residents)\b",
+    re.I,
+)
+
+
+# two subjects, each with a criterion of its own, before the verb: "Black men and men whose father or brother had
+# prostate cancer may be offered ..."
+_SUBJECTS = re.compile(
+    r"^\W*((?:Black |older |younger )?(?:women|men|adults|people)\b.*?)\s+and\s+((?:women|men|adults|people)\b.*?)"
+    r"(?=\s+(?:should|may|must|can|could|are|is|will)\b)", re.I
+)
+
+
+def _subject_segments(text: str) -> list[str] | None:
+    m = _SUBJECTS.match(text)
+    if not m:
+        return None
+    own = [set(lexicon.labels(lexicon.CRITERIA, g)) | set(lexicon.labels(lexicon.CONDITIONS, g)) for g in m.groups()]
+    if not all(own) or own[0] == own[1]:
+        return None
+    return [f"{subject}{text[m.end() :]}" for subject in m.groups()]
+
+
+def population_segments(text: str) -> list[str]:
+    """One text per enumerated population ("in women younger than 21, in women over 65 ..., and in women who ...",
+    or two subjects with criteria of their own before the verb); the shared prefix and suffix go with each."""
+    if subjects := _subject_segments(text):
+        return subjects
+    heads = list(_POP_HEAD.finditer(text))
+    chain = [heads[0]] if heads else []
+    for h in heads[1:]:
+        if re.search(r"(?:,|\band|\bor|\bnor)\s*$", text[chain[-1].end() : h.start()]):
+            chain.append(h)
+        elif len(chain) < 2:
+            chain = [h]
+    if len(chain) < 2:
+        return [text]
+    tail = re.search(r"[,(;]", text[chain[-1].end() :])
+    end = chain[-1].end() + tail.start() if tail else len(text)
+    prefix, suffix = text[: chain[0].start()], text[end:]
+    bounds = [h.start() for h in chain] + [end]
+    segs = [re.sub(r"(?:,|\s)*(?:\band|\bor|\bnor)?\s*$", "", text[a:b]) for a, b in zip(bounds, bounds[1:])]
+    return [f"{prefix}{seg} {suffix}".strip() for seg in segs]
+
+
+# a value limited to its own people, then another for others: "aim for under 140/90 mmHg if the person is under 80,
+# or under 150/90 mmHg if they are 80 or older"
+_LIMIT = (r"(?:(?:under|below|less than|at or below|at most|above|over|at least)\s+)?\d[\d./]*\s*"
+          r"(?:mm\s*Hg|%|mg/dL|mmol/mol)\s+(?:if|when|for|in)\b")
+_VALUE_ALTERNATIVES = re.compile(rf"^(?P<head>.*?)(?P<first>{_LIMIT}[^;]*?),?\s+or\s+(?P<second>{_LIMIT}.*)$", re.I)
+
+
+def alternative_conditions(text: str) -> list[str]:
+    """One text per alternative condition: "can stop if they are over 65 and ..., or if they have had a
+    hysterectomy", "stop once someone has not smoked for 15 years, or if a health problem limits ..." are two
+    populations, each with the words before the first "if" (or "once", "when"); "aim for under 140/90 mmHg if ...,
+    or under 150/90 mmHg if ..." is two values for two populations, each with the words before the first value."""
+    if m := _VALUE_ALTERNATIVES.match(text):
+        return [f"{m['head']}{m['first']}", f"{m['head']}{m['second']}"]
+    first = re.search(r"\b(?:if|once|when)\b", text)
+    parts = re.split(r",?\s+or (?:if|once|when)\s+", text[first.end() :]) if first else []
+    if len(parts) < 2:
+        return [text]
+    return [f"{text[: first.end()]} {part.strip()}" for part in parts]
