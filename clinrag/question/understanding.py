@@ -169,6 +169,11 @@ def _plural_form(key: str) -> str:
     return rf"{key}(?:e?s)?"
 
 
+def _singular_forms(said: str) -> tuple[str, ...]:
+    """The keys a matched phrase may stand for, itself first: the inverse of :func:`_plural_form`."""
+    return said, re.sub(r"e?s$", "", said), said[:-1], re.sub(r"ies$", "y", said)
+
+
 def _phrase_pattern(keys) -> re.Pattern | None:
     keys = sorted(keys, key=len, reverse=True)
     if not keys:
@@ -223,8 +228,7 @@ def rewrite(text: str, vocab: Vocabulary) -> tuple[str, list[Rewrite]]:
     def lay(m: re.Match, table: dict) -> str:
         said = m.group(0)
         key = re.sub(r"\s+", " ", said if table is sensitive else said.lower())
-        term = (table.get(key) or table.get(re.sub(r"e?s$", "", key)) or table.get(key[:-1])
-                or table.get(re.sub(r"ies$", "y", key)))
+        term = next((table[k] for k in _singular_forms(key) if table.get(k)), None)
         if term is None or term.lower() in text.lower():
             return said
         rewrites.append(Rewrite(said=said, searched=term, kind="lay_term"))
