@@ -145,7 +145,8 @@ def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
      ("Nobody under 21 needs a cervical screening test.", "discourage"),
      ("For adults older than 85, the panel finds the evidence too limited to judge colorectal screening.",
       "insufficient_evidence"),
-     ("Men at high risk should start that conversation about PSA screening at 40.", "individual_decision")],
+     ("Men at high risk should start that conversation about PSA screening at 40.", "individual_decision"),
+     ("There are too few data to know whether PSA screening helps men older than 70.", "insufficient_evidence")],
 )
 def test_actions_stated_as_coming_down_against_nobody_needing_too_thin_evidence_and_conversations(sentence, action):
     assert one(sentence).action == action

@@ -113,6 +113,10 @@ def test_an_adverb_of_frequency_right_after_its_test_and_a_co_test_naming_cytolo
         ("FIT", 12), ("colonoscopy", 120)]
     assert intervals_by_test("Women aged 30 to 65 should be screened every 3 years with cytology alone or every 5 "
                                "years with cytology and HPV co-testing.") == [("cytology", 36), ("co-testing", 60)]
+    # a co-test naming HPV first, each option with its interval after a comma
+    assert intervals_by_test("Screening choices for women aged 30 to 65 (grade A): HPV testing alone, every 5 years; "
+                               "co-testing with HPV and cytology, every 5 years; cytology alone, every 3 years.") == [
+        ("hrHPV testing", 60), ("co-testing", 60), ("cytology", 36)]
 
 
 def test_rows_of_a_schedule_take_the_headings_action_and_strength():
@@ -141,3 +145,19 @@ def test_two_goals_under_one_action_are_two_frames():
                             "suggest a goal below 8% for those with limited life expectancy.")
     assert [([q.value for q in f.targets], f.thresholds, f.population.conditions) for f in frames] == [
         (["7"], [], []), (["8"], [], ["limited life expectancy"])]
+
+
+def test_a_second_part_about_these_examinations_is_for_the_same_people_on_the_same_schedule():
+    frames = extract_frames("Women at average risk should have a mammogram every 2 years from age 50 to 74, and "
+                            "tomosynthesis may replace standard mammography for these screenings.")
+    assert [(f.intervention, f.action, f.population.sex, f.population.age_min, f.population.age_max,
+             f.population.risk, f.interval_months.min) for f in frames] == [
+        ("screening mammography", "recommend", "female", 50, 74, "average", 24),
+        ("digital breast tomosynthesis", "suggest_or_consider", "female", 50, 74, "average", 24)]
+
+
+def test_a_second_verb_with_too_little_evidence_is_its_own_recommendation():
+    assert bands("The task force recommends PSA-based screening as an individual decision for men aged 55 to 69 "
+                 "(grade C), but says there is too little evidence (grade I) to know whether it helps men 70 or "
+                 "older.") == [("individual_decision", 55, 69, "grade C"), ("insufficient_evidence", 70, None,
+                                                                            "grade I")]

@@ -23,6 +23,11 @@ def test_lowering_the_pressure_to_below_a_value_is_a_target():
     f = one("In most adults with hypertension, lowering office blood pressure to below 130/80 mm Hg is "
             "recommended.")
     assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("<", "130/80")])
+    # the people between the verb and the value: "lower blood pressure in adults with hypertension to below ..."
+    f = one("The academy advises clinicians to lower blood pressure in older adults with hypertension to below "
+            "150/90 mm Hg.")
+    assert (f.intervention, [(q.op, q.value) for q in f.targets], f.thresholds) == (
+        "blood-pressure target", [("<", "150/90")], [])
 
 
 def test_a_limit_restated_in_other_units_keeps_its_comparator_and_capital_grades():

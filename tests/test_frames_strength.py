@@ -30,7 +30,7 @@ def test_a_bare_letter_decides_the_action_only_when_no_word_does():
     assert one("Colorectal cancer screening for adults aged 50 to 75 years (A).").action == "recommend"
 
 
-def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
+def test_strength_keeps_the_evidence_grading_and_writes_the_level_of_evidence_in_one_form():
     assert one("We suggest biennial mammography for women aged 40 to 49 (weak recommendation, low-quality "
                "evidence).").strength == "weak; low-quality evidence"
     assert one("Aspirin may be considered in adults aged 40 to 69 with diabetes (conditional recommendation, low "
@@ -38,7 +38,9 @@ def test_strength_keeps_the_evidence_grading_and_the_stated_abbreviation():
     assert one("Statins are recommended for adults aged 40 to 75 with diabetes (Class I, LOE A).").strength == (
         "class I; LOE A")
     assert one("Statins are recommended for adults aged 40 to 75 with diabetes (class I; level of evidence "
-               "B-R).").strength == "class I; level of evidence B-R"
+               "B-R).").strength == "class I; LOE B-R"
+    assert one("In adults with hypertension, lower blood pressure to below 140/90 mm Hg, a strong recommendation "
+               "backed by high-quality evidence.").strength == "strong; high-quality evidence"
 
 
 def test_certainty_of_evidence_is_written_in_one_form():

@@ -24,6 +24,12 @@ from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.schema import Frame, FrameContext, Interval, Population
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
+# a later part about the previous part's examinations: "... every 1 to 2 years from age 40 until 75, and DBT may be
+# used in place of 2D mammography for these examinations" is for the same people on the same schedule
+_SAME_EXAMINATIONS = re.compile(
+    r"\b(?:for|in|during|at) (?:these|those|such|the same) (?:examinations?|exams?|screenings?|tests?|scans?"
+    r"|visits?)\b", re.I,
+)
 _DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
 _FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
 _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
@@ -204,6 +210,9 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             previous_ages = (pops[0].age_min, pops[0].age_max)
             if _ANAPHORA.search(text) and context and context.previous:
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
+            earlier = frames[-1] if number > 0 and frames and _SAME_EXAMINATIONS.search(text) else None
+            if earlier and pops[0].age_min is None and pops[0].age_max is None:
+                pops = [_merge(earlier.population, pops[0])]
             # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,
             # two recommendations; other thresholds, such as a 10-year risk, say who both are for
             # a part that takes the action before it takes its strength too ("... (USPSTF, grade A): women aged
@@ -216,7 +225,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                 others = [q for q in thresholds if q.unit != "mm Hg"]
                 quantity_sets = [("blood-pressure threshold", others + bp_thresholds, []), (name, others, targets)]
             added = _added_to(text, name)
-            options = _test_options(added[0] if added else text, name)
+            options = [(test, interval or (earlier.interval_months if earlier else None))
+                       for test, interval in _test_options(added[0] if added else text, name)]
             first = len(frames)
             for (name, thresholds, targets), (test, interval) in product(quantity_sets, options):
                 for pop in pops:

@@ -89,7 +89,9 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
     "cervical cancer screening": (
         (
             "co-testing",
-            r"\bco-?testing(?: with (?:cervical )?cytology and (?:high-risk |hr)?HPV(?: test(?:ing)?)?)?|"
+            # "co-testing with cytology and HPV testing", "co-testing with hrHPV and cytology"
+            r"\bco-?testing(?: with (?:both )?(?:(?:cervical )?cytology and (?:high-risk |hr)?HPV(?: test(?:ing)?)?"
+            r"|(?:high-risk |hr)?HPV(?: test(?:ing)?)? and (?:cervical )?cytology))?|"
             r"\bcytology plus (?:high-risk )?HPV(?: co-?testing| test(?:ing)?)?"
             # "an HPV-plus-Pap co-test", "a Pap-and-HPV co-test", "cytology and hrHPV co-testing"
             r"|\b(?:(?:HPV|Pap)[- ](?:plus|and)[- ](?:Pap|HPV)[- ])?co-?tests?\b"

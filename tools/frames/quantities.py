@@ -36,8 +36,8 @@ _TARGET_CUE = re.compile(
     r"|\bbr(?:ing|ought)\w* (?:\w+ ){0,3}(?:to|into) (?:the )?\d|\btreat\w* until\b"
     # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139", "brought into the range of"
     r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b"
-    # "lowering systolic pressure to 120-129 mm Hg"
-    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,4}to \d",
+    # "lowering systolic pressure to 120-129 mm Hg", "lower blood pressure in adults with hypertension to below 140/90"
+    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,8}to (?:below |under |less than )?\d",
     re.I,
 )
 _SMALL_WORD = rf"(?:{'|'.join(NUMBER_WORDS)})(?: and a half)?"

@@ -73,7 +73,8 @@ def _grade_letter(match: re.Match) -> str:
 
 
 _CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
-# "level of evidence B-R" as written; "LOE B", "Level B" ("Class IIa, Level B") are the abbreviation
+# the level of evidence, written "level of evidence B-R", "LOE B" or "Level B" ("Class IIa, Level B"), in one
+# form: "LOE B-R"
 _LOE = re.compile(
     r"\b(level of evidence|LOE|(?-i:Level)|(?<=, )level)\s*:?\s*((?-i:[ABC])(?:-(?:R|NR|LD|EO))?)\b", re.I
 )
@@ -89,14 +90,14 @@ _KDIGO = re.compile(r"\(([12][A-D])\)")
 # states it), "(conditional recommendation, low certainty)"; "moderate certainty of evidence" is written in the form
 # "moderate-certainty evidence"
 _EVIDENCE = r"((?:high|moderate|low|very low)(?:-quality evidence|[- ]certainty(?: of evidence| evidence)?))"
-_QUALITY = re.compile(rf"\brecommendation\s*(?:[,;]|based on)\s*{_EVIDENCE}", re.I)
+_QUALITY = re.compile(rf"\brecommendation\s*(?:[,;]|(?:based on|backed by|supported by))\s*{_EVIDENCE}", re.I)
 # the same after a rated strength: "rates that advice as weak, on moderate-quality evidence"
 _RATED_QUALITY = re.compile(rf"\s*[,;]?\s*(?:on|with|based on)\s+{_EVIDENCE}", re.I)
 
 
 def strength(text: str) -> str | None:
-    """Stated strength, as stated with normalized case: "grade B", "class III, harm", "level of evidence B-R" (or
-    "LOE B-R" where the text abbreviates it), "strong", "weak; low-quality evidence", KDIGO's "2B"; parts are
+    """Stated strength, as stated, normalized only in case and form: "grade B", "class III, harm", "LOE B-R"
+    (however the level of evidence is written), "strong", "weak; low-quality evidence", KDIGO's "2B"; parts are
     joined with "; "."""
     parts = []
     if m := _GRADE.search(text):
@@ -106,8 +107,7 @@ def strength(text: str) -> str | None:
         roman = roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
         parts.append(f"class {roman}" + (f", {m.group(2).lower()}" if m.group(2) else ""))
     if m := _LOE.search(text):
-        written = "level of evidence" if m.group(1).lower() == "level of evidence" else "LOE"
-        parts.append(f"{written} {m.group(2).upper()}")
+        parts.append(f"LOE {m.group(2).upper()}")
     if m := _WORD.search(text):
         parts.append((m.group(1) or m.group(2) or m.group(3)).lower())
         q = (_QUALITY.search(text, m.end() - len("recommendation")) if m.group(1)
@@ -148,6 +148,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "insufficient_evidence",
         r"\binsufficient\b|\bcannot (?:be )?(?:determined?|assess)|\bunable to (?:assess|determine)"
         r"|\bnot enough evidence|\bfor or against\b"
+        # "there is too little evidence to know whether ...", "too few data"
+        r"|\btoo (?:little|few) (?:good |high-quality )?(?:evidence|data|studies)\b"
         # "finds the evidence too thin to judge the balance of benefits and harms"
         r"|\b(?:too (?:thin|limited|weak|sparse|scant)|not (?:strong|good) enough) to (?:judge|determine|assess|weigh"
         r"|tell|say|recommend)\b",
@@ -194,7 +196,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "suggest_or_consider",
         r"\bsuggest(?:s|ed)?\b|\bconsider(?:s|ed)?\b|\bmight\b|\bmay (?:also |still )?(?:begin|suit|justify|be|start|"
-        r"offer|use|help|transition|switch)\b|\bcan (?:switch|choose|opt)\b|\bacceptable\b|\bencourag\w+"
+        r"offer|use|help|transition|switch|replace|substitute)\b|\bcan (?:switch|choose|opt|replace)\b"
+        r"|\bacceptable\b|\bencourag\w+"
         r"|\breasonable\b",
     ),
     (
