@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from test_frames_rules import one
 
+from clinrag.tools.frames.ages import age_bounds
 from clinrag.tools.frames.extract import extract_frames
 
 
@@ -25,7 +26,11 @@ from clinrag.tools.frames.extract import extract_frames
      ("Men aged ≥ 55 y should be offered a discussion about PSA testing.", (55, None)),
      ("Women between 40 and 49 years should have the opportunity to begin screening mammography.", (40, 49)),
      ("The society suggests offering PSA testing starting at 45 to men at high risk.", (45, None)),
-     ("LDCT screening should cease when a person turns 81.", (81, None))],
+     ("LDCT screening should cease when a person turns 81.", (81, None)),
+     ("Beyond 85, colorectal cancer screening is not recommended.", (86, None)),
+     # a changed start age: the new age bounds the people, the old one nobody
+     ("The task force raised the starting age from 21 to 25 and now recommends HPV testing every 5 years for people "
+      "aged 25 through 65.", (25, 65))],
 )
 def test_age_bounds(sentence, bounds):
     f = one(sentence)
@@ -42,6 +47,16 @@ def test_age_bounds(sentence, bounds):
 def test_age_bounds_in_decades_and_symbols_before_years(sentence, bounds):
     f = one(sentence)
     assert (f.population.age_min, f.population.age_max) == bounds
+
+
+@pytest.mark.parametrize(
+    ("text", "bounds"),
+    [("the society lowered the starting age for colorectal cancer screening from 50 to 45", (45, None)),
+     ("the stopping age for mammography was moved from 74 to 79", (None, 79)),
+     ("screening from 50 to 74", (50, 74))],
+)
+def test_a_changed_start_or_stop_age_bounds_by_its_new_value(text, bounds):
+    assert age_bounds(text) == bounds
 
 
 def test_between_two_ages_without_years():

@@ -257,6 +257,11 @@ def test_a_part_for_people_set_by_a_value_and_a_part_for_people_set_by_ages():
                             "consider one for adults with chronic kidney disease who are older than 50.")
     assert [(f.action, [q.value for q in f.thresholds], f.population.age_min) for f in frames] == [
         ("recommend", ["10"], None), ("suggest_or_consider", [], 51)]
+    # the other way round: people set by their ages, then people set by a condition, each with its own verb
+    frames = extract_frames("PSA screening is not advised for men younger than 40, and men with a life expectancy "
+                            "under 10 years should not be screened either.")
+    assert [(f.action, f.population.age_max, f.population.conditions) for f in frames] == [
+        ("recommend_against", 39, []), ("recommend_against", None, ["limited life expectancy"])]
 
 
 def test_a_gapped_part_whose_subject_states_ages_and_a_subgroup_after_adequate_negative_screening():

@@ -50,6 +50,11 @@ def test_another_value_for_other_people():
                             "150/90 mm Hg if they are 80 or older.")
     assert [(f.population.age_min, f.population.age_max, [q.value for q in f.targets]) for f in frames] == [
         (None, 79, ["140/90"]), (80, None, ["150/90"])]
+    # the second value right after "and", without a verb or a preposition of its own
+    frames = extract_frames("The panel sets a home blood pressure goal under 135/85 mm Hg for adults younger than 75 "
+                            "and under 145/85 mm Hg for those 75 or older.")
+    assert [(f.population.age_min, f.population.age_max, [q.value for q in f.targets]) for f in frames] == [
+        (None, 74, ["135/85"]), (75, None, ["145/85"])]
 
 
 def test_tests_each_repeated_at_one_interval_and_a_plural_strength_for_every_part():

@@ -28,6 +28,10 @@ def test_lowering_the_pressure_to_below_a_value_is_a_target():
             "150/90 mm Hg.")
     assert (f.intervention, [(q.op, q.value) for q in f.targets], f.thresholds) == (
         "blood-pressure target", [("<", "150/90")], [])
+    # a value with its unit written without a space names blood pressure on its own ("a clinic reading")
+    f = one("Adults younger than 80 should aim for a clinic reading below 140/90mmHg.")
+    assert (f.intervention, [(q.op, q.value, q.unit) for q in f.targets], f.population.age_max) == (
+        "blood-pressure target", [("<", "140/90", "mm Hg")], 79)
 
 
 def test_a_limit_restated_in_other_units_keeps_its_comparator_and_capital_grades():

@@ -20,6 +20,14 @@ def test_an_i_statement_is_grade_i():
 def test_level_after_a_class_and_certainty_as_written():
     assert one("Initiating a statin is reasonable for adults aged 40 to 75 with diabetes (Class IIa, Level B)."
                ).strength == "class IIa; LOE B"
+    # "COR" is the class of recommendation
+    assert one("A statin is recommended for adults aged 40 to 75 with an LDL-C of 70 mg/dL or higher (COR I, LOE "
+               "A).").strength == "class I; LOE A"
+    assert one("Aspirin should not be given routinely to adults older than 70 (COR III: Harm, LOE B-R)."
+               ).strength == "class III, harm; LOE B-R"
+    # a strength word after the organization's name, inside the same parentheses
+    assert one("We suggest an A1C goal of 7% to 8.5% for most adults with type 2 diabetes (VA/DoD; weak for)."
+               ).strength == "weak"
     assert one("We suggest FIT every 2 years for adults aged 50 to 74 (conditional recommendation, "
                "moderate-certainty evidence).").strength == "conditional; moderate-certainty evidence"
 

@@ -81,7 +81,8 @@ def test_plurals_of_lay_words_including_y_to_ies(vocab):
     assert "screening mammography" in understand_by_rules("are mammograms still needed", vocab).searched_as
     assert understand_by_rules("at what bp do doctors start meds", vocab).searched_as == \
         "at what blood pressure do doctors start medication"
-    assert understand_by_rules("should i start bp meds", vocab).searched_as == "should i start blood pressure medication"
+    assert understand_by_rules("should i start bp meds", vocab).searched_as == (
+        "should i start blood pressure medication")
     # a key ending in a vowel and "y" is matched as it was
     assert "pack-years" in understand_by_rules("i smoked a pack a day", vocab).searched_as
 

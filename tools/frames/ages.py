@@ -37,6 +37,9 @@ def _age(text: str) -> int:
 
 # (regex, kind); kinds: range (g1-g2), min (g1), gt (g1+1), lt (g1-1), max (g1), at (start cue -> min, else g1-g1)
 _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
+    # a changed start or stop age: "raised the starting age from 21 to 25" starts at 25 (the old age bounds no one)
+    (r"\b(?:start(?:ing)?|initial|minimum|lower) age (?:\w+ ){0,5}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b", "min"),
+    (r"\b(?:stop(?:ping)?|upper|maximum) age (?:\w+ ){0,5}?from (?:age )?\d{2,3} to (?:age )?(\d{2,3})\b", "max"),
     (r"\bfrom (?:the )?(?:age (?:of )?)?(\d{2}) (?:through|to|until|up to) (?:the )?(?:age (?:of )?)?(\d{2,3})",
      "range"),
     (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
@@ -51,6 +54,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\b(?:beyond|past|after) (?:the )?age (?:of )?(\d{2,3})\b", "gt"),
+    (r"\bbeyond (\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),  # "beyond 85, screening is not recommended"
     (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
     (r"\b(\d{2})-?\s*(?:to|-|–)\s*(\d{2,3})-year-olds?\b", "range"),  # "40- to 70-year-olds"
     (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
@@ -87,6 +91,8 @@ _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$|\b(?:had|has|develop
 # an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
 # screening before age 40"
 _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)
+# a number of years someone is expected to live is no age: "men with a life expectancy under 10 years"
+_EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$", re.I)
 
 
 def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
@@ -100,7 +106,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
         for m in re.finditer(pattern, text, re.I):
             preceding = text[: m.start()]
             if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(preceding) or (
-                _PURPOSE_BEFORE.search(preceding)
+                _PURPOSE_BEFORE.search(preceding) or _EXPECTANCY_BEFORE.search(preceding)
             ):
                 continue
             a = _age(m.group(1))

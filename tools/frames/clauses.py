@@ -20,10 +20,11 @@ _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
 SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
 # a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
 # older", "... from age 25 to 39 and annually from age 40" (no verb of its own: it takes the first clause's action)
-# the second part opens with its interval, a preposition or a subject with ages ("..., and women aged 50 to 64
-# every five years")
+# the second part opens with its interval, a preposition, a comparator ("a target below 140/90 mmHg for people under
+# 80 and below 150/90 mmHg for those aged 80 and over") or a subject with ages ("..., and women aged 50 to 64 every
+# five years")
 _GAPPED = re.compile(
-    r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in|between)\b"
+    r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in|between|below|under|less than)\b"
     r"|(?:women|men|adults|people|those|patients|individuals)\s+(?:aged?\s+|between\s+)?\d)", re.I
 )
 
@@ -75,6 +76,9 @@ def clauses(sentence: str) -> list[str]:
         # "women who have had a hysterectomy do not need screening, and women over 65 with adequate prior screening
         # can stop": other people
         groups = set(lexicon.labels(lexicon.CONDITIONS, left)), set(lexicon.labels(lexicon.CONDITIONS, right))
+        # "... is not recommended for women under 21, and women who have had a hysterectomy should not be screened":
+        # the first part's people are set by their ages, the second's by a condition
+        by_ages_then_group = ages.age_spans(left) and not ages.age_spans(right) and groups[1] and not groups[0]
         # "offer a statin to people with a 10-year risk of 10% or more, and consider one for adults with type 1
         # diabetes older than 40": who the first part is for is set by its values, the second by its ages
         found = quantities(left), quantities(right)  # (thresholds, targets) of each side
@@ -86,7 +90,7 @@ def clauses(sentence: str) -> list[str]:
         kinds = [tuple(bool(qs) for qs in side) for side in found]  # (thresholds?, targets?)
         if rules.action(left) == rules.action(_unbracketed(own_words)) and kinds[0] != kinds[1]:
             values = [set(), set()]
-        if by_values_then_ages or (ages.age_spans(left) and ages.age_spans(right)) or (
+        if by_values_then_ages or by_ages_then_group or (ages.age_spans(left) and ages.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]) or (
             all(groups) and groups[0] != groups[1]) or (all(values) and values[0] != values[1]
         ):

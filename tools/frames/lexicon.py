@@ -45,7 +45,7 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
         "colorectal cancer screening",
         r"\bcolorectal (?:cancer|screening)|\bbowel (?:cancer|screening)|\bcolon cancer|\bcolonoscopy|\bsigmoidoscopy"
         r"|\bfecal immunochemical|(?-i:\bFIT\b)|\bguaiac|\bstool DNA|\bcolonography|\bfaecal immunochemical"
-        r"|\bf(?:a)?ecal occult blood",
+        r"|\bf(?:a)?ecal occult blood|(?-i:\bCRC\b)",
     ),
     ("PSA-based screening", r"\bPSA\b|\bprostate[- ]specific antigen|\bprostate cancer"),
     (
@@ -57,7 +57,9 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
     ("low-dose aspirin", r"\baspirin"),
     ("statin", r"\bstatin|\b(?:atorva|rosuva|simva|prava|fluva|pitava|lova)statin|\bLDL|\bcholesterol"),
     ("A1C target", r"\bA1c\b|\bHbA1c|\bhemoglobin A1c|\bglyc\w+|\bhyperglycemi\w+"),
-    ("blood-pressure", r"\bblood pressure|\bhypertension|\bantihypertensive|\bsystolic|\bdiastolic|\bmm ?Hg"),
+    # ("140/90mmHg": the unit right after the number)
+    ("blood-pressure",
+     r"\bblood pressure|\bhypertension|\bantihypertensive|\bsystolic|\bdiastolic|(?:\b|(?<=\d))mm ?Hg"),
 )
 
 # A bare "screen/screening" names the document's topic intervention (context default).
@@ -170,7 +172,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
     (
         "limited life expectancy",
-        r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy|\blife expectancy of less than \d+"
+        r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy"
+        r"|\blife expectancy (?:of )?(?:less than|under|below) \d+"
         r"|\blimits? how long (?:\w+ ){1,2}expected to live",
     ),
     ("nursing home residents", r"\bnursing home"),

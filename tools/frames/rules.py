@@ -72,15 +72,16 @@ def _grade_letter(match: re.Match) -> str:
     return next(g for g in match.groups() if g)
 
 
-_CLASS = re.compile(r"\bclass (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
+# the class of recommendation, "class IIb" or "COR IIb"
+_CLASS = re.compile(r"\b(?:class|COR) (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
 # the level of evidence, written "level of evidence B-R", "LOE B" or "Level B" ("Class IIa, Level B"), in one
 # form: "LOE B-R"
 _LOE = re.compile(
     r"\b(level of evidence|LOE|(?-i:Level)|(?<=, )level)\s*:?\s*((?-i:[ABC])(?:-(?:R|NR|LD|EO))?)\b", re.I
 )
-# "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)"; EAU's "(strong)"
+# "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)", "(VA/DoD; weak for)"; EAU's "(strong)"
 _WORD = re.compile(
-    r"\b(strong|qualified|conditional|weak)\s+recommendations?|\((strong|weak)(?: (?:for|against))?\)"
+    r"\b(strong|qualified|conditional|weak)\s+recommendations?|(?:\(|;\s*)(strong|weak)(?: (?:for|against))?\)"
     # "though it rates that advice as weak"
     r"|\brat(?:es|ed|ing) (?:this|that|it|the|its)\b[^.;()]{0,25}?\bas (strong|qualified|conditional|weak)\b", re.I
 )
