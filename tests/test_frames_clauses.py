@@ -262,6 +262,11 @@ def test_a_part_for_people_set_by_a_value_and_a_part_for_people_set_by_ages():
                             "under 10 years should not be screened either.")
     assert [(f.action, f.population.age_max, f.population.conditions) for f in frames] == [
         ("recommend_against", 39, []), ("recommend_against", None, ["limited life expectancy"])]
+    # a second verb that reports what "can be discontinued" for older people
+    frames = extract_frames("The college advises against cervical cancer screening before age 21, and notes that "
+                            "screening can be discontinued after age 65 in women with adequate prior screening.")
+    assert [(f.action, f.population.age_min, f.population.age_max) for f in frames] == [
+        ("recommend_against", None, 20), ("discourage", 66, None)]
 
 
 def test_a_gapped_part_whose_subject_states_ages_and_a_subgroup_after_adequate_negative_screening():

@@ -122,6 +122,11 @@ def test_an_adverb_of_frequency_right_after_its_test_and_a_co_test_naming_cytolo
     assert intervals_by_test("Screening choices for women aged 30 to 65 (grade A): HPV testing alone, every 5 years; "
                                "co-testing with HPV and cytology, every 5 years; cytology alone, every 3 years.") == [
         ("hrHPV testing", 60), ("co-testing", 60), ("cytology", 36)]
+    # "in combination with cytology" is the co-test, not a third cytology option; the abbreviation in parentheses
+    assert intervals_by_test("Women 30 to 65 may be screened every 3 years with cytology alone, every 5 years with "
+                               "high-risk HPV (hrHPV) testing alone, or every 5 years with hrHPV testing in "
+                               "combination with cytology (grade A).") == [
+        ("cytology", 36), ("hrHPV testing", 60), ("co-testing", 60)]
 
 
 def test_rows_of_a_schedule_take_the_headings_action_and_strength():

@@ -76,7 +76,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
      "decade"),
     # "until you turn 75"
     (r"\b(?:until|till|up to)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "max"),
-    (r"\bwhen\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
+    (r"\b(?:when|once)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
     # a table written as prose: "by age: 21-29, cytology ...; 30-65, co-testing ..." (a bare band opening a part), and
     # a gapped band with its own grade: "Adults aged 45 to 49 (grade B) and 50 to 75 (grade A) should ..."
     (r"(?:^\W*|\bby age:?\s*)(\d{2})\s*[-–]\s*(\d{2,3})(?=\s*,)", "range"),

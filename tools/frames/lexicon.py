@@ -97,12 +97,17 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             r"\bcytology plus (?:high-risk )?HPV(?: co-?testing| test(?:ing)?)?"
             # "an HPV-plus-Pap co-test", "a Pap-and-HPV co-test", "cytology and hrHPV co-testing"
             r"|\b(?:(?:HPV|Pap)[- ](?:plus|and)[- ](?:Pap|HPV)[- ])?co-?tests?\b"
+            # "hrHPV testing in combination with cytology (cotesting)"
+            r"|\b(?:high-risk |hr)?HPV(?: test(?:ing)?)? (?:in combination|combined|together) with (?:cervical )?"
+            r"cytology(?: \(co-?testing\))?"
             r"|\b(?:cervical )?(?:cytology|Pap(?: test(?:ing)?)?) (?:and|plus|with) (?:high-risk |hr-?)?HPV"
             r" co-?test(?:ing|s)?",
         ),
         (
             "hrHPV testing",
-            r"\b(?:primary |high-risk |hr)?HPV(?: DNA)?(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
+            # ("high-risk HPV (hrHPV) testing": the abbreviation restated in parentheses)
+            r"\b(?:primary |high-risk |hr)?HPV(?: \((?:hr-?)?HPV\))?(?: DNA)?"
+            r"(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
             r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?HPV"
             r"|\btests? that (?:checks?|looks?|screens?) for (?:high-risk )?HPV",
         ),

@@ -158,6 +158,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "discourage",
         r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease|end)\b"
+        r"|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
         r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b"
         # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
         r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
