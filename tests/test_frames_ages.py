@@ -28,6 +28,7 @@ from clinrag.tools.frames.extract import extract_frames
      ("The society suggests offering PSA testing starting at 45 to men at high risk.", (45, None)),
      ("LDCT screening should cease when a person turns 81.", (81, None)),
      ("LDCT screening should be stopped once a patient turns 81.", (81, None)),
+     ("Offer PSA testing to men from 45 years of age who have a family history of prostate cancer.", (45, None)),
      ("Beyond 85, colorectal cancer screening is not recommended.", (86, None)),
      # a changed start age: the new age bounds the people, the old one nobody
      ("The task force raised the starting age from 21 to 25 and now recommends HPV testing every 5 years for people "

@@ -54,7 +54,8 @@ def clauses(sentence: str) -> list[str]:
         # hrHPV testing alone every 5 years"
         acted = len(parts) > 1 and rules.action(parts[0]) and all(rules.action(p) or _table_row(p) for p in parts[1:])
         if acted and _stands_apart(parts):
-            return [q for p in parts for q in clauses(p)]  # a part can divide again ("...; ..., though ...")
+            # a part can divide again ("...; ..., though ...")
+            return [q for p in _closing_strength_shared(parts) for q in clauses(p)]
     doc = nlp()(sentence)
     for tok in doc:
         if tok.dep_ != "conj" or tok.pos_ not in ("VERB", "AUX"):
@@ -96,6 +97,17 @@ def clauses(sentence: str) -> list[str]:
         ):
             return [left, right]
     return _own_strengths(sentence) or _gapped(sentence) or _same_for_others(sentence) or [sentence]
+
+
+def _closing_strength_shared(parts: list[str]) -> list[str]:
+    """The parts, each earlier part without a strength taking the strength in parentheses that closes the last part
+    when the last part states no other action ("... recommends lowering systolic BP to 120-129 mm Hg, while for
+    those 65 and older the target range is 130-139 mm Hg (Class I, Level A)"); a last part with an action of its
+    own ("..., whereas for 76 to 85 the decision is individual (grade C)") keeps its strength to itself."""
+    last = parts[-1]
+    own = rules.action(_unbracketed(last))
+    return [p if own and rules.action(_unbracketed(p)) != own else _with_trailing_strength(p, last)
+            for p in parts[:-1]] + [last]
 
 
 def _table_row(part: str) -> bool:

@@ -79,9 +79,11 @@ _CLASS = re.compile(r"\b(?:class|COR) (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no 
 _LOE = re.compile(
     r"\b(level of evidence|LOE|(?-i:Level)|(?<=, )level)\s*:?\s*((?-i:[ABC])(?:-(?:R|NR|LD|EO))?)\b", re.I
 )
-# "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)", "(VA/DoD; weak for)"; EAU's "(strong)"
+# "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)", "(VA/DoD; weak for)"; EAU's "(strong)",
+# "(EAU, strong rating)"
 _WORD = re.compile(
-    r"\b(strong|qualified|conditional|weak)\s+recommendations?|(?:\(|;\s*)(strong|weak)(?: (?:for|against))?\)"
+    r"\b(strong|qualified|conditional|weak)\s+recommendations?"
+    r"|(?:\(|[;,]\s*)(strong|weak)(?: (?:for|against|rating))?\)"
     # "though it rates that advice as weak"
     r"|\brat(?:es|ed|ing) (?:this|that|it|the|its)\b[^.;()]{0,25}?\bas (strong|qualified|conditional|weak)\b", re.I
 )
@@ -141,7 +143,7 @@ _CLASS_ACTION = {
 # "From age 30 to 65, screen ...") or a label of up to four words ("NICE: offer ...", "Key points for clinicians:
 # offer ...").
 _IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?: [\w/-]{1,15}){0,3}:\s*)?"
-                  r"(?:(?:for|in|among|if|when|from|between|aged?)\b[^,;]{0,80},\s*)?")
+                  r"(?:(?:for|in|among|if|when|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
 # Lexical action cues, checked in this order (first match wins).
 _ACTION_CUES: tuple[tuple[str, str], ...] = (
@@ -209,7 +211,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
-        r"|Aim|Lower)\b",
+        r"|Aim|Lower|Agree|Set)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
