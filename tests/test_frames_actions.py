@@ -146,7 +146,11 @@ def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
      ("For adults older than 85, the panel finds the evidence too limited to judge colorectal screening.",
       "insufficient_evidence"),
      ("Men at high risk should start that conversation about PSA screening at 40.", "individual_decision"),
-     ("There are too few data to know whether PSA screening helps men older than 70.", "insufficient_evidence")],
+     ("There are too few data to know whether PSA screening helps men older than 70.", "insufficient_evidence"),
+     # an individualised strategy is what is recommended; an individualised decision is a shared one
+     ("The EAU recommends offering an individualised, risk-adapted PSA testing strategy to men from age 50.",
+      "recommend"),
+     ("For men aged 55 to 69, the decision about PSA screening should be individualized.", "individual_decision")],
 )
 def test_actions_stated_as_coming_down_against_nobody_needing_too_thin_evidence_and_conversations(sentence, action):
     assert one(sentence).action == action

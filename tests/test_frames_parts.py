@@ -171,3 +171,9 @@ def test_a_second_verb_with_too_little_evidence_is_its_own_recommendation():
                  "(grade C), but says there is too little evidence (grade I) to know whether it helps men 70 or "
                  "older.") == [("individual_decision", 55, 69, "grade C"), ("insufficient_evidence", 70, None,
                                                                             "grade I")]
+
+
+def test_a_gapped_part_repeats_the_test_named_before_it():
+    assert intervals_by_test("The programme recommends HPV primary testing every 3 years for women aged 25 to 49 and "
+                               "every 5 years for women aged 50 to 64.") == [
+        ("hrHPV testing", 36), ("hrHPV testing", 60)]

@@ -29,6 +29,7 @@ def test_level_after_a_class_and_certainty_as_written():
     assert one("We suggest an A1C goal of 7% to 8.5% for most adults with type 2 diabetes (VA/DoD; weak for)."
                ).strength == "weak"
     assert one("Offer PSA testing to informed men from 50 years of age (EAU, strong rating).").strength == "strong"
+    assert one("Offer PSA testing to informed men from 50 years of age (strength rating: strong).").strength == "strong"
     assert one("We suggest FIT every 2 years for adults aged 50 to 74 (conditional recommendation, "
                "moderate-certainty evidence).").strength == "conditional; moderate-certainty evidence"
 

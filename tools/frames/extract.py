@@ -225,7 +225,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                 others = [q for q in thresholds if q.unit != "mm Hg"]
                 quantity_sets = [("blood-pressure threshold", others + bp_thresholds, []), (name, others, targets)]
             added = _added_to(text, name)
-            options = [(test, interval or (earlier.interval_months if earlier else None))
+            # a gapped part ("... HPV testing every 3 years for women aged 25 to 49 and every 5 years for women aged
+            # 50 to 64") names no test of its own: it repeats the previous part's
+            repeated = frames[-1].test if gapped and same_people and frames else None
+            options = [(test or repeated, interval or (earlier.interval_months if earlier else None))
                        for test, interval in _test_options(added[0] if added else text, name)]
             first = len(frames)
             for (name, thresholds, targets), (test, interval) in product(quantity_sets, options):

@@ -106,7 +106,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "hrHPV testing",
             # ("high-risk HPV (hrHPV) testing": the abbreviation restated in parentheses)
-            r"\b(?:primary |high-risk |hr)?HPV(?: \((?:hr-?)?HPV\))?(?: DNA)?"
+            r"\b(?:primary |high-risk |hr)?HPV(?: \((?:hr-?)?HPV\))?(?: DNA| primary)?"
             r"(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
             r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?HPV"
             r"|\btests? that (?:checks?|looks?|screens?) for (?:high-risk )?HPV",

@@ -80,10 +80,10 @@ _LOE = re.compile(
     r"\b(level of evidence|LOE|(?-i:Level)|(?<=, )level)\s*:?\s*((?-i:[ABC])(?:-(?:R|NR|LD|EO))?)\b", re.I
 )
 # "strong recommendation"; VA/DoD's "(Weak for)", "(Strong against)", "(VA/DoD; weak for)"; EAU's "(strong)",
-# "(EAU, strong rating)"
+# "(EAU, strong rating)", "(strength rating: strong)"
 _WORD = re.compile(
     r"\b(strong|qualified|conditional|weak)\s+recommendations?"
-    r"|(?:\(|[;,]\s*)(strong|weak)(?: (?:for|against|rating))?\)"
+    r"|(?:\(|[;,]\s*)(?:strength rating:?\s*)?(strong|weak)(?: (?:for|against|rating))?\)"
     # "though it rates that advice as weak"
     r"|\brat(?:es|ed|ing) (?:this|that|it|the|its)\b[^.;()]{0,25}?\bas (strong|qualified|conditional|weak)\b", re.I
 )
@@ -183,7 +183,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "individual_decision",
-        r"\bindividual (?:decision|one|basis)|\bindividuali[sz]ed\b|\binformed decision"
+        # (not "an individualised, risk-adapted strategy", which is what is recommended)
+        r"\bindividual (?:decision|one|basis)|\bindividuali[sz]ed\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan)\b)"
+        r"|\binformed decision"
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
         r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
