@@ -177,3 +177,11 @@ def test_a_gapped_part_repeats_the_test_named_before_it():
     assert intervals_by_test("The programme recommends HPV primary testing every 3 years for women aged 25 to 49 and "
                                "every 5 years for women aged 50 to 64.") == [
         ("hrHPV testing", 36), ("hrHPV testing", 60)]
+
+
+def test_a_goal_after_with_and_its_own_strength_after_a_threshold_with_its_own():
+    frames = extract_frames("In adults with diabetes, drug treatment should be started at a blood pressure of 130/80 "
+                            "mm Hg or higher (COR I; LOE C-EO), with a treatment goal of less than 130/80 mm Hg "
+                            "(COR I; LOE B-R).")
+    assert [(f.intervention, f.strength) for f in frames] == [
+        ("blood-pressure threshold", "class I; LOE C-EO"), ("blood-pressure target", "class I; LOE B-R")]

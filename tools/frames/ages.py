@@ -71,6 +71,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:aged?|ages)\s*<\s*(\d{2,3})\b", "lt"),
     (r"(?:≥|>=)\s*(\d{2,3})\s*(?:years?|y)\b", "min"),  # "patients ≥ 60 years old", "≥ 40 years of age"
     (r"(?:≤|<=)\s*(\d{2,3})\s*(?:years?|y)\b", "max"),
+    (r"(?<![≥≤<=])>\s*(\d{2,3})\s*(?:years?|y)\b", "gt"),  # "patients >65 y"
+    (r"(?<![≥≤>=])<\s*(\d{2,3})\s*(?:years?|y)\b", "lt"),
     # "in their 40s and 50s", "in their forties", "in their fifties, sixties or seventies"
     (r"\bin (?:their|your|the) (\d0)s(?:(?:,\s*\d0s)*,?\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),
     (rf"\bin (?:their|your|the) {_DECADES}(?:(?:,\s*{_DECADES_NC})*,?\s*(?:and|or|to|through)\s*{_DECADES})?",

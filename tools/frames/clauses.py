@@ -116,12 +116,13 @@ def _table_row(part: str) -> bool:
 
 
 def _own_strengths(sentence: str) -> list[str] | None:
-    """A recommendation closed by its strength in parentheses, then "and"/"but"/"adding" and another with an action of
-    its own and another strength or none ("... should be started on medication (Class I; LOE A), and once hypertension
-    is confirmed a goal of less than 130/80 mm Hg is recommended (Class I; LOE B-R)", "... (conditional
-    recommendation; moderate-certainty evidence) and should consider deintensifying ..."), which a parse can miss;
-    None otherwise."""
-    for m in re.finditer(r"(\([^()]*\))\s*[,;]?\s*(?=(?:and|but|adding)\b)", sentence):
+    """A recommendation closed by its strength in parentheses, then "and"/"but"/"adding"/"with" and another with an
+    action of its own and another strength or none ("... should be started on medication (Class I; LOE A), and once
+    hypertension is confirmed a goal of less than 130/80 mm Hg is recommended (Class I; LOE B-R)", "... (conditional
+    recommendation; moderate-certainty evidence) and should consider deintensifying ...", "... at 130/80 mm Hg or
+    higher (COR I; LOE C-EO), with a treatment goal of less than 130/80 mm Hg (COR I; LOE B-R)"), which a parse can
+    miss; None otherwise."""
+    for m in re.finditer(r"(\([^()]*\))\s*[,;]?\s*(?=(?:and|but|adding|with)\b)", sentence):
         left, right = sentence[: m.end(1)], sentence[m.end() :]
         own = rules.strength(m.group(1))
         # (or a staged goal with the same strength: "... to below 140/90 mm Hg (Class I; LOE A) and then, if
