@@ -150,7 +150,9 @@ def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
      # an individualised strategy is what is recommended; an individualised decision is a shared one
      ("The EAU recommends offering an individualised, risk-adapted PSA testing strategy to men from age 50.",
       "recommend"),
-     ("For men aged 55 to 69, the decision about PSA screening should be individualized.", "individual_decision")],
+     ("For men aged 55 to 69, the decision about PSA screening should be individualized.", "individual_decision"),
+     ("Our service advocates colonoscopy every five years from age 40 for people with a family history.",
+      "recommend")],
 )
 def test_actions_stated_as_coming_down_against_nobody_needing_too_thin_evidence_and_conversations(sentence, action):
     assert one(sentence).action == action

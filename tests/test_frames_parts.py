@@ -185,3 +185,25 @@ def test_a_goal_after_with_and_its_own_strength_after_a_threshold_with_its_own()
                             "(COR I; LOE B-R).")
     assert [(f.intervention, f.strength) for f in frames] == [
         ("blood-pressure threshold", "class I; LOE C-EO"), ("blood-pressure target", "class I; LOE B-R")]
+
+
+def test_two_infinitives_under_one_verb_each_closed_by_the_same_strength_with_values_of_their_own():
+    frames = extract_frames("The college calls for clinicians to aim for an HbA1c between 7% and 8% in most adults "
+                            "with type 2 diabetes (weak recommendation; low-quality evidence) and to deintensify "
+                            "treatment in those whose HbA1c falls below 6.5% (weak recommendation; low-quality "
+                            "evidence).")
+    assert [(f.action, [q.value for q in f.targets], [q.value for q in f.thresholds], f.strength) for f in frames] == [
+        ("recommend", ["7-8"], [], "weak; low-quality evidence"),
+        ("recommend", [], ["6.5"], "weak; low-quality evidence")]
+
+
+def test_the_same_subject_with_another_verb_is_an_alternative_condition():
+    frames = extract_frames("Lung cancer screening should stop once a person has gone 15 years without smoking or "
+                            "develops a health problem that substantially limits life expectancy.")
+    assert [(f.action, f.population.criteria, f.population.conditions) for f in frames] == [
+        ("recommend_against", ["years since quitting >= 15"], []),
+        ("recommend_against", [], ["limited life expectancy"])]
+    # smoking now or having quit is one eligibility, not two populations
+    frames = extract_frames("Screen adults aged 50 to 80 with low-dose CT once a year if they have a 20 pack-year "
+                            "history and smoke now or have quit within the past 15 years.")
+    assert len(frames) == 1 and "years since quitting <= 15" in frames[0].population.criteria

@@ -134,7 +134,12 @@ def _own_strengths(sentence: str) -> list[str] | None:
         # mm Hg (class I; LOE B-R)")
         graded_ages = rules.strength(right) and (ages.age_spans(right) or valued)
         other = (rules.action(_unbracketed(right)) or graded_ages) and rules.strength(right) != own
-        if own and rules.action(left) and (staged or other):
+        # (or each part closed by the same strength, each with values of its own: "to aim for an HbA1c between 7% and
+        # 8% (weak recommendation; ...) and to deintensify treatment in those whose HbA1c falls below 6.5% (weak
+        # recommendation; ...)")
+        own_values = [{q.key() for qs in quantities(side) for q in qs} for side in (left, right)]
+        restated = rules.strength(right) == own and all(own_values) and own_values[0] != own_values[1]
+        if own and rules.action(left) and (staged or other or restated):
             # an opening "For adults with ..., " is who both parts are for
             opening = re.match(r"\W*(?:for|in|among)\b[^,;()]{0,80},\s*", left, re.I)
             if opening and not re.match(r"\W*(?:(?:and|but|adding)\s+)?(?:for|in|among)\b", right, re.I):

@@ -182,7 +182,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
         if intervention is None:
             continue
         for text in (alt for seg in population_segments(clause) for alt in alternative_conditions(seg)):
-            own_action = rules.action(text)
+            # "... calls for clinicians to aim for ... (weak ...) and to deintensify ... (weak ...)": a part that
+            # continues the verb before it with another infinitive takes that verb's action (its strength is its own)
+            continues = number > 0 and inherited_action and re.match(r"\W*(?:and|or)\s+to\s", text, re.I)
+            own_action = None if continues else rules.action(text)
             act = own_action or (whole_action if len(parts) == 1 else inherited_action)
             if act is None:
                 continue
@@ -191,7 +194,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             # a gapped part repeats the verb before it: "aim for below 140/90 mmHg, and for those aged 80 and over,
             # below 150/90 mmHg" states a second target
             # "... lowered first to below 140/90 mm Hg (Class I) and then, if tolerated, to 130/80 mm Hg or lower"
-            gapped = own_action is None or re.match(r"\W*(?:and\s+)?then\b", text, re.I)
+            gapped = (own_action is None and not continues) or re.match(r"\W*(?:and\s+)?then\b", text, re.I)
             if gapped and frames and frames[-1].targets and not frames[-1].thresholds and not targets:
                 thresholds, targets = [], thresholds
             if _DEFINITION.search(text) and not (thresholds or targets):

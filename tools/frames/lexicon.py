@@ -135,6 +135,10 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         "years since quitting <= {}",
         r"\bquit(?: smoking)? (?:within|no more than|in) (?:the )?(?:past |last )?(\d+) years",
     ),
+    # stop once someone "has not smoked for more than 15 years" / "has gone 15 years without smoking"
+    ("years since quitting > {}",
+     r"\bnot smoked (?:for )?more than (\d+) years|\bquit (?:smoking )?more than (\d+) years"),
+    ("years since quitting >= {}", r"\b(?:gone|been|spent) (\d+) (?:or more )?years without smoking"),
     ("years since quitting: any", r"\bno matter how long ago|\bregardless of (?:how long|when|time since)"),
     (
         "smoking status: current or former",

@@ -209,6 +209,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "recommend",
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
+        r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
