@@ -140,7 +140,7 @@ def _tally(rows: list[dict[str, Any]], preds: dict[str, list[dict[str, Any]]]) -
     }
 
 
-HOLDOUT_BATCH = "ah"
+HOLDOUT_BATCH = "ai"
 """Written sentences of batch ad were written, with their gold frames, by a separate session that read only the
 annotation guide ``evals/data/frames_gold.md`` (never the extractor's rules, its predictions or the other batches),
 and are scored with the rules as they were when the batch was first run: the blind holdout. Corpus sentences and

@@ -152,6 +152,10 @@ def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
       "recommend"),
      ("For men aged 55 to 69, the decision about PSA screening should be individualized.", "individual_decision"),
      ("Our service advocates colonoscopy every five years from age 40 for people with a family history.",
+      "recommend"),
+     ("The ACS wants an informed, shared decision about PSA screening from age 50.", "individual_decision"),
+     # a criterion that "no longer matters" changes who qualifies; the recommendation stands
+     ("Years since quitting no longer matter: adults aged 50 to 80 who formerly smoked should have yearly LDCT.",
       "recommend")],
 )
 def test_actions_stated_as_coming_down_against_nobody_needing_too_thin_evidence_and_conversations(sentence, action):

@@ -25,6 +25,7 @@ from clinrag.tools.frames.extract import extract_frames
      # symbols and events
      ("Men aged ≥ 55 y should be offered a discussion about PSA testing.", (55, None)),
      ("Patients >65 y with adequate prior negative screening can stop cervical screening.", (66, None)),
+     ("Aspirin for primary prevention: do not initiate in adults ≥60 (grade D).", (60, None)),
      ("Aspirin may be considered in adults <70 years at high cardiovascular risk.", (None, 69)),
      ("Women between 40 and 49 years should have the opportunity to begin screening mammography.", (40, 49)),
      ("The society suggests offering PSA testing starting at 45 to men at high risk.", (45, None)),

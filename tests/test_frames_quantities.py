@@ -146,3 +146,8 @@ def test_lowering_a_named_pressure_to_a_range_is_a_target():
     f = one("Clinicians should consider lowering office systolic blood pressure to 120-129 mm Hg in adults aged 18 "
             "to 64.")
     assert (f.intervention, [(q.op, q.value) for q in f.targets]) == ("blood-pressure target", [("range", "120-129")])
+
+
+def test_a_range_to_below_written_with_a_symbol():
+    f = one("For adults 40 to 75 with a 10-year CVD risk of 7.5% to <10%, clinicians may selectively offer a statin.")
+    assert [(q.op, q.value, q.unit) for q in f.thresholds] == [("range", "7.5-10", "%")]

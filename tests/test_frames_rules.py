@@ -114,7 +114,9 @@ def test_supplemental_breast_imaging_is_named_before_the_mammogram_it_follows():
      ("People aged 25 to 64 should have a screening test that looks for HPV every 5 years.",
       "cervical cancer screening", "hrHPV testing"),
      # the abbreviation, in capitals only ("crc" in other words is not it)
-     ("Adults aged 45 to 75 should be screened for CRC.", "colorectal cancer screening", None)],
+     ("Adults aged 45 to 75 should be screened for CRC.", "colorectal cancer screening", None),
+     ("ASA may be considered for primary prevention in adults aged 40 to 59 at high risk.", "low-dose aspirin", None),
+     ("Supplemental US/MRI may be considered for women with dense breasts.", "supplemental breast imaging", None)],
 )
 def test_named_in_other_words(sentence, intervention, test):
     f = one(sentence)

@@ -65,6 +65,12 @@ def test_a_grade_written_as_a_letter_grade_decides_the_action():
     f = one("Aspirin for adults 60 and older to prevent a first heart attack gets a D grade.")
     assert (f.action, f.strength) == ("recommend_against", "grade D")
     assert one("PSA screening for men aged 55 to 69 receives a grade of C.").action == "individual_decision"
+    # "its A grade", "gives it a D"
+    f = one("The panel kept its A grade for colorectal cancer screening in adults 50 to 75.")
+    assert (f.action, f.strength) == ("recommend", "grade A")
+    f = one("Quoting the task force, which gives it a D: women older than 65 should not be screened for cervical "
+            "cancer.")
+    assert (f.action, f.strength) == ("recommend_against", "grade D")
     # a capital A that opens the sentence is an article, not a grade
     assert one("A colonoscopy every 10 years is recommended for adults aged 45 to 75.").strength is None
 

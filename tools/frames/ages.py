@@ -71,6 +71,11 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:aged?|ages)\s*<\s*(\d{2,3})\b", "lt"),
     (r"(?:≥|>=)\s*(\d{2,3})\s*(?:years?|y)\b", "min"),  # "patients ≥ 60 years old", "≥ 40 years of age"
     (r"(?:≤|<=)\s*(\d{2,3})\s*(?:years?|y)\b", "max"),
+    # "women ≥75", "adults ≥60": a comparator right after the people
+    (r"\b(?:women|men|adults|people|persons|patients|individuals|those)\s*(?:≥|>=)\s*(\d{2,3})\b" + _NOT_AGE_AFTER,
+     "min"),
+    (r"\b(?:women|men|adults|people|persons|patients|individuals|those)\s*(?:≤|<=)\s*(\d{2,3})\b" + _NOT_AGE_AFTER,
+     "max"),
     (r"(?<![≥≤<=])>\s*(\d{2,3})\s*(?:years?|y)\b", "gt"),  # "patients >65 y"
     (r"(?<![≥≤>=])<\s*(\d{2,3})\s*(?:years?|y)\b", "lt"),
     # "in their 40s and 50s", "in their forties", "in their fifties, sixties or seventies"

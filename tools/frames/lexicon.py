@@ -29,7 +29,8 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
         r"\b(?:supplemental|adjunct(?:ive)?) (?:breast )?(?:screening|imaging|ultrasound|ultrasonography|MRI"
         r"|magnetic resonance)|\bbreast (?:MRI|magnetic resonance|ultrasound|ultrasonography)"
         r"|\badd(?:ing|ed)? (?:breast )?(?:ultrasound|MRI|magnetic resonance)"
-        r"|\b(?:additional|extra|supplementary) (?:breast )?(?:ultrasound|MRI|magnetic resonance)",
+        r"|\b(?:additional|extra|supplementary) (?:breast )?(?:ultrasound|MRI|magnetic resonance)"
+        r"|\bsupplemental (?:US|ultrasound)/MRI",
     ),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),
     ("clinical breast examination", r"\bclinical breast exam"),
@@ -54,7 +55,7 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
         r"\bco-?testing",
     ),
     ("low-dose CT lung cancer screening", r"\blow-dose (?:computed tomography|CT)|\bLDCT\b|\blung cancer"),
-    ("low-dose aspirin", r"\baspirin"),
+    ("low-dose aspirin", r"\baspirin|(?-i:\bASA\b)"),
     ("statin", r"\bstatin|\b(?:atorva|rosuva|simva|prava|fluva|pitava|lova)statin|\bLDL|\bcholesterol"),
     ("A1C target", r"\bA1c\b|\bHbA1c|\bhemoglobin A1c|\bglyc\w+|\bhyperglycemi\w+"),
     # ("140/90mmHg": the unit right after the number)

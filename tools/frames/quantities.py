@@ -19,7 +19,9 @@ _X = r"(\d+(?:\.\d+)?)"
 _UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L)"
 _PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg", "bp_pair"),
-    (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+)?{_X}\s*{_UNITS}", "range"),
+    # ("7.5% to <10%")
+    (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+|<\s*)?{_X}\s*{_UNITS}",
+     "range"),
     (rf"{_X}\s*{_UNITS}", "single"),
 )
 _TARGET_CUE = re.compile(

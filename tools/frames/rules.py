@@ -65,8 +65,11 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
 # grade", "(a 'B' grade)", "a grade of C"
 _GRADE = re.compile(
     r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendations?| statements?| grade)?\)|\b([ABCDI])-grade\b"
-    r"|\b(?:[Aa]n?|[Tt]he)\s+['‘’\"]?([ABCDI])['’\"]?\s+grade\b|\bgrade of ([ABCDI])\b"
+    r"|\b(?:[Aa]n?|[Tt]he|[Ii]ts)\s+['‘’\"]?([ABCDI])['’\"]?\s+grade\b|\bgrade of ([ABCDI])\b"
+    # "the USPSTF, which gives it a D"
+    r"|\bgiv(?:es|ing|en) (?:it|this|them|that) an? ([ABCDI])\b(?![-'’])"
 )
+
 def _grade_letter(match: re.Match) -> str:
     """The letter of a :data:`_GRADE` match, whichever of its forms matched."""
     return next(g for g in match.groups() if g)
@@ -188,7 +191,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\binformed decision"
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
-        r"|\bdiscussion should start|\b(?:a|be) shared decision\b|\bcase[- ]by[- ]case\b"
+        r"|\bdiscussion should start|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
         # "Black men should begin that conversation at 45"
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
@@ -221,7 +224,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
 )
 _NOT_A_RECOMMENDATION = re.compile(
     # ("no longer have a cervix" is no change of guidance)
-    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b(?! ha(?:ve|s) )|\bhad been\b"
+    # ("years since quitting no longer matter" changes who qualifies, not whether a recommendation stands)
+    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?)\b)"
+    r"|\bhad been\b"
     r"|\bmoved (?:the|from)\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b",
