@@ -140,11 +140,11 @@ def _tally(rows: list[dict[str, Any]], preds: dict[str, list[dict[str, Any]]]) -
     }
 
 
-HOLDOUT_BATCH = "ai"
-"""Written sentences of batch ad were written, with their gold frames, by a separate session that read only the
+HOLDOUT_BATCH = "aj"
+"""Written sentences of batch aj were written, with their gold frames, by a separate session that read only the
 annotation guide ``evals/data/frames_gold.md`` (never the extractor's rules, its predictions or the other batches),
 and are scored with the rules as they were when the batch was first run: the blind holdout. Corpus sentences and
-written batches a-ac were seen while the rules were tuned (batches c to ac were each the blind holdout, scored once,
+written batches a-ai were seen while the rules were tuned (batches c to ai were each the blind holdout, scored once,
 before their failures were used to extend the rules)."""
 
 
