@@ -181,3 +181,12 @@ def test_no_longer_having_an_organ_and_imperatives_after_a_longer_label():
                             "older; start annual breast MRI at 30 for women at high risk.")
     assert [(f.intervention, f.action, f.population.age_min) for f in frames] == [
         ("breast cancer risk assessment", "recommend", 25), ("supplemental breast imaging", "recommend", 30)]
+
+
+def test_imperatives_after_per_and_agree_or_set_a_target():
+    f = one("Per the guideline, confirm hypertension in people with a clinic blood pressure of 140/90 mmHg or higher.")
+    assert (f.intervention, f.action, [q.value for q in f.thresholds]) == ("blood-pressure threshold", "recommend",
+                                                                           ["140/90"])
+    f = one("NICE: for adults with type 2 diabetes managed by diet, agree an HbA1c target of 48 mmol/mol.")
+    assert (f.intervention, f.action, [(q.op, q.value, q.unit) for q in f.targets]) == (
+        "A1C target", "recommend", [("=", "48", "mmol/mol")])

@@ -305,21 +305,3 @@ def test_two_subjects_with_criteria_of_their_own_and_a_strength_stated_for_both_
     frames = extract_frames("Do not screen women younger than 21 for cervical cancer, and stop screening women older "
                             "than 65 who have had adequate prior screening (grade D for both).")
     assert [(f.action, f.strength) for f in frames] == [("recommend_against", "grade D")] * 2
-
-
-def test_a_strength_closing_the_last_part_is_shared_unless_that_part_states_another_action():
-    frames = extract_frames("For adults aged 18 to 64 the society recommends lowering systolic pressure to 120-129 mm "
-                            "Hg, while for those 65 and older the target range is 130-139 mm Hg (Class I, Level A).")
-    assert [(f.population.age_min, f.strength) for f in frames] == [(18, "class I; LOE A"), (65, "class I; LOE A")]
-    frames = extract_frames("Adults aged 50 to 75 should be screened for colorectal cancer, whereas for adults 76 to "
-                            "85 the decision to screen should be an individual one (grade C).")
-    assert [(f.action, f.strength) for f in frames] == [("recommend", None), ("individual_decision", "grade C")]
-
-
-def test_imperatives_after_per_and_agree_or_set_a_target():
-    f = one("Per the guideline, confirm hypertension in people with a clinic blood pressure of 140/90 mmHg or higher.")
-    assert (f.intervention, f.action, [q.value for q in f.thresholds]) == ("blood-pressure threshold", "recommend",
-                                                                           ["140/90"])
-    f = one("NICE: for adults with type 2 diabetes managed by diet, agree an HbA1c target of 48 mmol/mol.")
-    assert (f.intervention, f.action, [(q.op, q.value, q.unit) for q in f.targets]) == (
-        "A1C target", "recommend", [("=", "48", "mmol/mol")])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from test_frames_rules import one
 
+from clinrag.tools.frames.extract import extract_frames
+
 
 def test_a_letter_grade_in_parentheses_is_the_stated_strength():
     assert one("Adults aged 50 to 80 who smoke should have yearly LDCT (B recommendation).").strength == "grade B"
@@ -81,3 +83,12 @@ def test_a_strength_rated_after_the_advice_with_its_quality_of_evidence():
     assert (f.action, f.strength) == ("recommend_against", "weak; low-quality evidence")
     assert one("Clinicians should offer statins to adults aged 40 to 75 with diabetes; the panel rates this as "
                "strong.").strength == "strong"
+
+
+def test_a_strength_closing_the_last_part_is_shared_unless_that_part_states_another_action():
+    frames = extract_frames("For adults aged 18 to 64 the society recommends lowering systolic pressure to 120-129 mm "
+                            "Hg, while for those 65 and older the target range is 130-139 mm Hg (Class I, Level A).")
+    assert [(f.population.age_min, f.strength) for f in frames] == [(18, "class I; LOE A"), (65, "class I; LOE A")]
+    frames = extract_frames("Adults aged 50 to 75 should be screened for colorectal cancer, whereas for adults 76 to "
+                            "85 the decision to screen should be an individual one (grade C).")
+    assert [(f.action, f.strength) for f in frames] == [("recommend", None), ("individual_decision", "grade C")]
