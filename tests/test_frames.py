@@ -52,6 +52,44 @@ def test_same_document_frames_never_conflict():
     assert find_conflicts(frames) == []
 
 
+def test_a_sentence_without_ages_is_about_the_band_the_document_recommends_within_its_population():
+    """A document "for adults aged 45 or older" that recommends screening at 45 to 75: its test-options sentence is
+    about 45 to 75, so it does not meet another organization's individual decision at 76 to 85."""
+    a = {**_meta("a", "A", "2023-01-01"), "population": "adults aged 45 years or older at average risk",
+         "text": "A recommends colorectal cancer screening in average-risk adults aged 45 to 75 years. Acceptable "
+                 "strategies include FIT once a year or colonoscopy every 10 years. Screening is not recommended for "
+                 "adults older than 85."}
+    b = {**_meta("b", "B", "2021-01-01"), "population": "average-risk adults",
+         "text": "B recommends colorectal cancer screening from age 45 through 75. In persons aged 76 through 85, the "
+                 "decision to continue should be individualized."}
+    frames = document_frames(a) + document_frames(b)
+    assert [d for d in find_conflicts(frames) if d.facet == "action"] == []
+
+
+def test_a_diagnosis_established_at_a_systolic_or_diastolic_limit_agrees_with_the_same_limit_as_a_pair():
+    topic = "hypertension-thresholds"
+    frames = (extract_frames("A diagnosis of hypertension is established by a sustained office blood pressure of "
+                             "140 mm Hg systolic or 90 mm Hg diastolic or higher.",
+                             doc_meta=_meta("a", "A", "2022-01-01", topic=topic))
+              + extract_frames("Hypertension should be diagnosed when the average clinic blood pressure is 140/90 mm "
+                               "Hg or more.", doc_meta=_meta("b", "B", "2023-01-01", topic=topic)))
+    assert [(f.action, [(q.op, q.value) for q in f.thresholds]) for f in frames] == [
+        ("recommend", [(">=", "140/90")]), ("recommend", [(">=", "140/90")])]
+    assert find_conflicts(frames) == []
+
+
+def test_quitting_within_the_previous_years_against_any_time_since_quitting_is_an_eligibility_disagreement():
+    topic = "lung-cancer-screening"
+    frames = (extract_frames("Adults aged 55 to 80 years who have smoked 20 pack-years or more, and who either still "
+                             "smoke or quit within the previous 15 years, should be offered low-dose CT screening "
+                             "once a year.", doc_meta=_meta("a", "A", "2024-01-01", topic=topic))
+              + extract_frames("The Coalition recommends yearly low-dose CT for people aged 50 to 80 who smoke or "
+                               "formerly smoked, regardless of how long ago they stopped.",
+                               doc_meta=_meta("b", "B", "2023-01-01", topic=topic)))
+    assert "years since quitting <= 15" in frames[0].population.criteria
+    assert [d.facet for d in find_conflicts(frames) if d.facet == "eligibility"] == ["eligibility"]
+
+
 @pytest.fixture(scope="module")
 def corpus_conflicts():
     frames = [f for doc in load_documents() if doc.source_type == "guideline" for f in document_frames(doc)]

@@ -113,12 +113,18 @@ def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
     """Effective inclusive age band of a frame among its document's frames for the same intervention."""
     p = frame.population
     if p.age_min is None and p.age_max is None:
-        if frame.scope and (frame.scope.age_min is not None or frame.scope.age_max is not None):
-            return frame.scope.age_min or 0, frame.scope.age_max or 200
+        scoped = frame.scope and (frame.scope.age_min is not None or frame.scope.age_max is not None)
         if frame.intervention.endswith(("target", "threshold")):
-            return 0, 200  # targets and thresholds have no recommended age band to inherit
+            # targets and thresholds have no recommended age band to inherit
+            return (frame.scope.age_min or 0, frame.scope.age_max or 200) if scoped else (0, 200)
         start, stop = start_age(frames), stop_age(frames)
         lo, hi = (start[0] if start else 0), (stop[0] if stop and isinstance(stop[0], int) else 200)
+        if scoped:
+            # the document's stated population, narrowed to the band it recommends when it states one ("adults
+            # aged 45 or older" recommending screening at 45 to 75: a test-options sentence is about 45 to 75)
+            s_lo, s_hi = frame.scope.age_min or 0, frame.scope.age_max or 200
+            narrowed = max(s_lo, lo), min(s_hi, hi)
+            return narrowed if narrowed[0] <= narrowed[1] else (s_lo, s_hi)
         return (lo, hi) if lo <= hi else (0, 200)
     lo = p.age_min if p.age_min is not None else (start_age(frames) or (0, None))[0]
     hi = p.age_max if p.age_max is not None else (_cap(frame, frames) or 200)

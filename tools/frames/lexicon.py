@@ -134,7 +134,7 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?"),
     (
         "years since quitting <= {}",
-        r"\bquit(?: smoking)? (?:within|no more than|in) (?:the )?(?:past |last )?(\d+) years",
+        r"\b(?:quit|stopped)(?: smoking)? (?:within|no more than|in) (?:the )?(?:past |last |previous )?(\d+) years",
     ),
     # stop once someone "has not smoked for more than 15 years" / "has gone 15 years without smoking"
     ("years since quitting > {}",

@@ -83,7 +83,7 @@ def _op(before: str, after: str) -> str:
     if re.search(r"(?:under|below|less than|lower than|<)\s*$", before):
         return "<"
     if re.search(r"(?:at least|at or above|≥|>=)\s*$", before) or re.match(
-        r"\s*(?:or (?:higher|more|greater|above)|\+)", after
+        r"\s*(?:(?:systolic|diastolic|SBP|DBP)\s+)?(?:or (?:higher|more|greater|above)|\+)", after
     ):
         return ">="
     if re.search(r"(?:begins? at|starts? at|reach(?:es)?|reached)\s*$", before):
@@ -126,6 +126,13 @@ def _name(before: str, unit: str, is_target: bool) -> str:
     return measure
 
 
+# a systolic limit joined by "or" to the diastolic limit whose comparator follows it
+_SYSTOLIC_OR = re.compile(
+    r"\d+\s*mm\s*Hg\s*(?:systolic\s+|SBP\s+)?or\s+(?:a\s+)?(?:diastolic\s+(?:(?:blood\s+)?pressure\s+)?(?:of\s+)?"
+    r"|DBP\s+(?:of\s+)?)?", re.I
+)
+
+
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
     text = _spelled_percentages(text)
@@ -148,6 +155,11 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     for i in range(1, len(found)):  # "below 7% (53 mmol/mol)": the same limit in other units, same comparator
         if found[i][4] == "=" and re.fullmatch(r"[^()]{0,16}\(\s*", found[i][1][found[i - 1][0] :]):
             found[i] = (*found[i][:4], found[i - 1][4])
+    for i in range(len(found) - 1):  # "140 mm Hg systolic or 90 mm Hg diastolic or higher": one comparator for both
+        if found[i][4] == "=" and found[i + 1][4] != "=" and found[i][2] == found[i + 1][2] == "mm Hg" and (
+            _SYSTOLIC_OR.fullmatch(found[i + 1][1][found[i][0] :])
+        ):
+            found[i] = (*found[i][:4], found[i + 1][4])
     named = []
     for (_, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
         name = _name(before, unit, in_target)

@@ -214,6 +214,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
+        # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
+        r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
