@@ -153,6 +153,16 @@ def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
      ("For men aged 55 to 69, the decision about PSA screening should be individualized.", "individual_decision"),
      ("Our service advocates colonoscopy every five years from age 40 for people with a family history.",
       "recommend"),
+     ("The Alliance invites women aged 25 to 64 for an HPV test every five years.", "recommend"),
+     ("Beyond age 75, statin initiation is left to clinical judgment and a discussion with the patient.",
+      "individual_decision"),
+     # a weak class that the text calls an individual decision; a grade of the evidence decides nothing
+     ("For adults older than 75, whether to initiate a statin should be an individualized decision (Class IIb).",
+      "individual_decision"),
+     ("PSA screening should not be performed routinely in men aged 70 or above (Strong Recommendation; Evidence "
+      "Level: Grade B).", "recommend_against"),
+     ("The Collegium recommends shared decision-making for men aged 55 to 69 about PSA screening (Standard; "
+      "Evidence Strength: Grade B).", "individual_decision"),
      ("The ACS wants an informed, shared decision about PSA screening from age 50.", "individual_decision"),
      # a criterion that "no longer matters" changes who qualifies; the recommendation stands
      ("Years since quitting no longer matter: adults aged 50 to 80 who formerly smoked should have yearly LDCT.",

@@ -151,3 +151,18 @@ def test_lowering_a_named_pressure_to_a_range_is_a_target():
 def test_a_range_to_below_written_with_a_symbol():
     f = one("For adults 40 to 75 with a 10-year CVD risk of 7.5% to <10%, clinicians may selectively offer a statin.")
     assert [(q.op, q.value, q.unit) for q in f.thresholds] == [("range", "7.5-10", "%")]
+
+
+def test_one_comparator_for_a_systolic_or_diastolic_limit_and_bringing_below_a_value():
+    f = one("Hypertension is diagnosed when the clinic reading is at least 140 mm Hg systolic or 90 mm Hg diastolic.")
+    assert [(q.op, q.value) for q in f.thresholds] == [(">=", "140/90")]
+    f = one("Treated adults should be brought below 130/80 mm Hg in the clinic.")
+    assert [(q.op, q.value) for q in f.targets] == [("<", "130/80")]
+
+
+def test_subgroups_of_a_glycemic_goal():
+    f = one("If you are frail or have had dangerous hypos, an HbA1c goal of up to 64 mmol/mol may be agreed.")
+    assert f.population.conditions == ["frailty", "severe hypoglycemia"]
+    f = one("Most adults should aim to keep their A1C below 7%, provided this can be done without frequent or severe "
+            "hypoglycemia.")
+    assert f.population.conditions == []

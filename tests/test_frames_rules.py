@@ -193,3 +193,9 @@ def test_additional_ultrasound_or_mri_is_supplemental_imaging():
     f = one("For women with dense breasts, the evidence is insufficient to assess an additional ultrasound or MRI "
             "(grade I).")
     assert (f.intervention, f.action) == ("supplemental breast imaging", "insufficient_evidence")
+
+
+def test_an_interval_set_aside_is_not_the_recommended_one():
+    f = one("For men who choose PSA screening, clinicians should repeat testing every 2 to 4 years rather than "
+            "annually.")
+    assert (f.interval_months.min, f.interval_months.max) == (24, 48)

@@ -52,9 +52,13 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
      "range"),  # "for adults 50 to 75"
     (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
     (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
+    (r"\b(?:aged?|ages)\s+(\d{2,3})\s*(?:years?\s*)?or more\b", "min"),  # "anyone aged 60 years or more"
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\b(?:beyond|past|after) (?:the )?age (?:of )?(\d{2,3})\b", "gt"),
     (r"\bbeyond (\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),  # "beyond 85, screening is not recommended"
+    # "screening should stop after 65 for women whose ..." (not "after 10 years")
+    (r"\bafter (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "gt"),
+    (r"\bbefore (?:the |their |your |a )?(\d{2})(?:st|nd|rd|th) birthday", "lt"),  # "before the 21st birthday"
     (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
     (r"\bfrom (\d{2}) years(?: of age| old)?\b", "min"),  # "men from 45 years of age who have ..."
     (r"\b(\d{2})-?\s*(?:to|-|–)\s*(\d{2,3})-year-olds?\b", "range"),  # "40- to 70-year-olds"

@@ -10,14 +10,20 @@ general/average-risk population shape these summaries.
 
 from __future__ import annotations
 
+from clinrag.tools.frames import rules
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame
 
 NO_UPPER_LIMIT = "no upper age limit"
 
 
+# criteria that make a higher-risk group, not an eligibility of the general population (as pack-years are)
+RISK_GROUP_CRITERIA = frozenset({"Black ancestry", "family history", "germline mutation"})
+
+
 def general(frame: Frame) -> bool:
     """A frame about the general (not high-risk, not a subgroup) population."""
-    return not frame.population.conditions and frame.population.risk in (None, "average")
+    p = frame.population
+    return not p.conditions and p.risk in (None, "average") and not RISK_GROUP_CRITERIA.intersection(p.criteria)
 
 
 def _decision_bands(frames: list[Frame]) -> list[tuple[int, int]]:
@@ -89,6 +95,8 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     one below the first age of an open-ended band recommended against ("over 85"; a closed band such as "not at
     45 to 49" is not a stop); None when the document does not say."""
     rec = [f for f in frames if f.action in RECOMMEND_LIKE and general(f)]
+    if any(rules.CONTINUES.search(f.sentence) for f in rec):  # "screening should not stop at a set age"
+        return NO_UPPER_LIMIT, next(f for f in rec if rules.CONTINUES.search(f.sentence))
     start = start_age(frames)
     for f in rec:
         p = f.population
@@ -126,7 +134,10 @@ def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
             narrowed = max(s_lo, lo), min(s_hi, hi)
             return narrowed if narrowed[0] <= narrowed[1] else (s_lo, s_hi)
         return (lo, hi) if lo <= hi else (0, 200)
-    lo = p.age_min if p.age_min is not None else (start_age(frames) or (0, None))[0]
+    # an open lower end: from the document's start age for a recommended band ("continue up to 75"), from birth for
+    # one advised against ("not recommended before age 25")
+    lo = p.age_min if p.age_min is not None else (
+        (start_age(frames) or (0, None))[0] if frame.action in RECOMMEND_LIKE else 0)
     hi = p.age_max if p.age_max is not None else (_cap(frame, frames) or 200)
     return lo, hi
 

@@ -124,21 +124,27 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> dict[str, 
         out["interval"] = (f"{a.interval_months.text()} months{t}", f"{b.interval_months.text()} months{t}")
     names_a = sorted(q.name for q in a.thresholds + a.targets)
     names_b = sorted(q.name for q in b.thresholds + b.targets)
+    # thresholds of two recommendations for (or left to a decision about) the intervention that both state one, on
+    # the same measures
     if (
-        a.action == b.action
+        {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"}
         and a.thresholds
+        and b.thresholds
         and names_a == names_b
         and sorted(q.key() for q in a.thresholds) != sorted(q.key() for q in b.thresholds)
     ):
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
-    if (
-        both_rec
-        and a.targets
-        and b.targets
-        and sorted(q.key() for q in a.targets) != sorted(q.key() for q in b.targets)
-    ):
+    # targets compared in the units both state ("below 53 mmol/mol (7.0%)" against "below 7%": the same goal)
+    ka, kb = _in_shared_units(a.targets, b.targets)
+    if both_rec and ka and kb and ka != kb:
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out
+
+
+def _in_shared_units(qa: list, qb: list) -> tuple[list, list]:
+    """The sorted keys of two quantity lists, each limited to the units the other also states."""
+    units = {q.unit for q in qa} & {q.unit for q in qb}
+    return sorted(q.key() for q in qa if q.unit in units), sorted(q.key() for q in qb if q.unit in units)
 
 
 def _value(f: Frame, value: str) -> ConflictValue:

@@ -180,6 +180,10 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
         r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening|\bprior screening was adequate",
     ),
     ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
+    # secondary prevention: "patients who take aspirin after a heart attack, stent or stroke"
+    ("established cardiovascular disease",
+     r"\bafter (?:a |an )?(?:heart attack|myocardial infarction|stent|ischa?emic stroke)"
+     r"|(?<!without )(?<!no )\b(?:established|known) (?:cardiovascular disease|CVD|ASCVD)\b"),
     (
         "limited life expectancy",
         r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy"
@@ -187,6 +191,13 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
         r"|\blimits? how long (?:\w+ ){1,2}expected to live",
     ),
     ("nursing home residents", r"\bnursing home"),
+    # looser or tighter glycemic goals for subgroups: "if you are frail ... or have had dangerous hypos", "people who
+    # manage their diabetes with diet alone" (not "a decision that weighs frailty", "without severe hypoglycemia")
+    ("frailty",
+     r"\b(?:with|are|is|in) frailty\b|\b(?:are|is) frail\b|\bfrail (?:older )?(?:people|persons|adults|patients)"),
+    ("severe hypoglycemia",
+     r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) hypo(?:glyc(?:a)?emia|s)\b"),
+    ("diabetes managed by diet alone", r"\b(?:diet|lifestyle)(?: and exercise)? alone\b|\bdiet-only\b"),
     ("increased bleeding risk", r"(?<!not )\bat increased (?:bleeding risk|risk of bleeding)"),
     ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
     ("harms outweigh benefits", r"\bharms outweigh the benefits"),

@@ -31,7 +31,7 @@ _TARGET_CUE = re.compile(
     r"|\bto (?:reach|achieve|attain)\b|\bachiev\w*|\battain\w*"
     r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:first |further |then )?(?:to|below|under)\b"
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
-    r"|\b(?:bring|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below |at or )?"
+    r"|\b(?:bring|brought|get|keep|lowering|reducing)\w* (?:\w+ ){0,3}(?:to |to less than |to below |at or )?"
     r"(?:below|under|less)\b"
     # "systolic pressure should be brought to 120 to 129 mm Hg", "bring systolic pressure into the 120-129 band",
     # "treated until their pressure is below 130/80"
@@ -155,11 +155,14 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     for i in range(1, len(found)):  # "below 7% (53 mmol/mol)": the same limit in other units, same comparator
         if found[i][4] == "=" and re.fullmatch(r"[^()]{0,16}\(\s*", found[i][1][found[i - 1][0] :]):
             found[i] = (*found[i][:4], found[i - 1][4])
-    for i in range(len(found) - 1):  # "140 mm Hg systolic or 90 mm Hg diastolic or higher": one comparator for both
-        if found[i][4] == "=" and found[i + 1][4] != "=" and found[i][2] == found[i + 1][2] == "mm Hg" and (
-            _SYSTOLIC_OR.fullmatch(found[i + 1][1][found[i][0] :])
-        ):
+    # "140 mm Hg systolic or 90 mm Hg diastolic or higher", "at least 140 mm Hg systolic or 90 mm Hg diastolic": one
+    # comparator for both
+    for i in range(len(found) - 1):
+        pair = found[i][2] == found[i + 1][2] == "mm Hg" and _SYSTOLIC_OR.fullmatch(found[i + 1][1][found[i][0] :])
+        if pair and found[i][4] == "=" and found[i + 1][4] != "=":
             found[i] = (*found[i][:4], found[i + 1][4])
+        elif pair and found[i][4] not in ("=", "range") and found[i + 1][4] == "=":
+            found[i + 1] = (*found[i + 1][:4], found[i][4])
     named = []
     for (_, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
         name = _name(before, unit, in_target)

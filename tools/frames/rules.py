@@ -36,8 +36,13 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
 )
 
 
+# an interval named only as the one not to use: "every 2 to 4 years rather than annually", "a routine interval of two
+# years is preferred over annual testing"
+_REJECTED = re.compile(r"(?:rather than|instead of|preferred over|in place of)\s*$", re.I)
+
+
 def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
-    """Every interval mention as (start, end, interval, "pre"|"post")."""
+    """Every interval mention as (start, end, interval, "pre"|"post"), except an alternative set aside."""
     taken: list[tuple[int, int]] = []
     out = []
     for pattern, months, where in _INTERVAL_PATTERNS:
@@ -45,6 +50,8 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             taken.append((m.start(), m.end()))
+            if _REJECTED.search(text[: m.start()]):
+                continue
             if months is not None:
                 iv = Interval(min=months, max=months)
             else:
@@ -64,7 +71,9 @@ def span_interval(intervals: list[Interval]) -> Interval | None:
 # "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation", "earns a B
 # grade", "(a 'B' grade)", "a grade of C"
 _GRADE = re.compile(
-    r"\b[Gg]rade ([ABCDI])\b(?! means)|\(([ABCDI])(?: recommendations?| statements?| grade)?\)|\b([ABCDI])-grade\b"
+    # (not a grade of the evidence: "Evidence Strength: Grade B", "Evidence Level: Grade C")
+    r"(?<![Ss]trength: )(?<![Ll]evel: )(?<![Ee]vidence: )(?<![Qq]uality: )\b[Gg]rade ([ABCDI])\b(?! means)"
+    r"|\(([ABCDI])(?: recommendations?| statements?| grade)?\)|\b([ABCDI])-grade\b"
     r"|\b(?:[Aa]n?|[Tt]he|[Ii]ts)\s+['‘’\"]?([ABCDI])['’\"]?\s+grade\b|\bgrade of ([ABCDI])\b"
     # "the USPSTF, which gives it a D"
     r"|\bgiv(?:es|ing|en) (?:it|this|them|that) an? ([ABCDI])\b(?![-'’])"
@@ -191,12 +200,14 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\binformed decision"
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
+        # "statin initiation is left to clinical judgment and a discussion with the patient"
+        r"|\bleft to (?:clinical judg\w+|the (?:clinician|patient)|individual)\w*"
         r"|\bdiscussion should start|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
         # "Black men should begin that conversation at 45"
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
-        r"|\bshared decision[- ]making (?:with|about)\b"
+        r"|\bshared decision[- ]making (?:with|about|for)\b"
         r"|\bdecision (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) (?:doctor|clinician"
         r"|provider|GP|health care provider)"
         r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
@@ -212,10 +223,12 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "recommend",
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
-        r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b"
+        r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
+        r"|\bthe (?:goal|target) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
+        r"|\bhypertension (?:is|are) diagnosed (?:when|at|if|by)\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
@@ -262,6 +275,20 @@ def is_recommendation_text(text: str) -> bool:
     return not (_FINDING.search(text) and not _ADVICE.search(text))
 
 
+# no age at which to stop: "screening should not stop at a set age", "there is no fixed age to stop"
+_NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
+CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b", re.I)
+
+
+def _cue(name: str) -> str:
+    """The first lexical cue pattern of an action."""
+    return next(pattern for action_name, pattern in _ACTION_CUES if action_name == name)
+
+
+def _bracketless(text: str) -> str:
+    return re.sub(r"\([^()]*\)", " ", text)
+
+
 def action(text: str) -> str | None:
     """The action a clause states: a grade or class decides when present, otherwise the first lexical cue. A bare
     letter ("(B)") decides only when no word does: ADA writes its levels of evidence the same way ("is reasonable
@@ -272,7 +299,14 @@ def action(text: str) -> str | None:
         return _GRADE_ACTION[_grade_letter(grade)]
     if m := _CLASS.search(text):
         roman = m.group(1)
-        return _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
+        by_class = _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
+        # a weak class (IIa/IIb) that the text itself calls an individual decision ("whether to initiate a statin
+        # should be an individualized decision (Class IIb)") is that decision
+        if by_class == "suggest_or_consider" and re.search(_cue("individual_decision"), _bracketless(text), re.I):
+            return "individual_decision"
+        return by_class
+    if _NOT_STOP.search(text):  # "screening should not stop at a set age": a double negative
+        return "recommend"
     for name, pattern in _ACTION_CUES:
         if re.search(pattern, text, re.I if name != "recommend" else re.I | re.M):
             return name

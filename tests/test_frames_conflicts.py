@@ -1,0 +1,74 @@
+"""Typed conflicts between documents' frames: which bands, groups, values and stop ages are compared
+(``tools/frames/conflicts.py``, ``bands.py``); the corpus-level cases are in test_frames.py."""
+
+from __future__ import annotations
+
+from clinrag.tools.frames.bands import NO_UPPER_LIMIT, stop_age
+from clinrag.tools.frames.conflicts import find_conflicts
+from clinrag.tools.frames.extract import document_frames, extract_frames
+
+
+def _doc(doc_id: str, org: str, topic: str, text: str, population: str | None = None) -> dict:
+    return {"doc_id": doc_id, "org": org, "issued": "2023-01-01", "status": "current", "topic": topic,
+            "population": population, "text": text}
+
+
+def _facets(*docs: dict) -> set[tuple[str, tuple]]:
+    frames = [f for d in docs for f in document_frames(d)]
+    return {(c.facet, tuple(p)) for c in find_conflicts(frames) for p in c.pairs}
+
+
+def test_a_band_advised_against_below_an_age_reaches_down_to_birth():
+    """"Not recommended before age 25" covers 21 to 24, where another organization recommends cytology."""
+    topic = "cervical-cancer-screening"
+    a = _doc("a", "A", topic, "Cytology every three years is recommended from age 21 through age 29 (grade A).")
+    b = _doc("b", "B", topic, "Screening should begin at age 25. Screening before age 25 is not recommended.")
+    assert ("action", ("a", "b")) in _facets(a, b)
+
+
+def test_a_goal_in_two_units_agrees_with_the_same_goal_in_one():
+    topic = "diabetes-glycemic-targets"
+    a = _doc("a", "A", topic, "Most adults with type 2 diabetes should aim for an A1C below 7%.")
+    b = _doc("b", "B", topic, "For most adults with type 2 diabetes the goal is an HbA1c below 53 mmol/mol (7.0%).")
+    assert _facets(a, b) == set()
+    c = _doc("c", "C", topic, "The College advises aiming for an HbA1c of 7% to 8% in most adults with type 2 "
+                              "diabetes.")
+    assert ("target", ("a", "c")) in _facets(a, c) and ("target", ("b", "c")) in _facets(b, c)
+
+
+def test_risk_thresholds_are_compared_between_a_suggestion_and_an_individual_decision():
+    topic = "aspirin-primary-prevention"
+    a = _doc("a", "A", topic, "Low-dose aspirin may be considered in adults aged 40 to 70 whose 10-year "
+                              "cardiovascular risk is 15% or greater (Class IIb).")
+    b = _doc("b", "B", topic, "For adults aged 40 to 59 whose 10-year cardiovascular risk is 10% or higher, the "
+                              "decision to start low-dose aspirin should be individualized (Grade C).")
+    assert ("threshold", ("a", "b")) in _facets(a, b)
+
+
+def test_a_higher_risk_group_does_not_set_the_start_age():
+    topic = "prostate-cancer-screening"
+    a = _doc("a", "A", topic, "For men 55 through 69, PSA-based screening should be an individual choice (Grade C). "
+                              "For men of Black ancestry, the same individual decision can be discussed from age 45.")
+    b = _doc("b", "B", topic, "If you are at average risk, talk with your doctor about whether to have a PSA test "
+                              "from the age of 45.")
+    assert ("start_age", ("a", "b")) in _facets(a, b)
+
+
+def test_secondary_prevention_advice_is_not_compared_with_primary_prevention():
+    topic = "aspirin-primary-prevention"
+    a = _doc("a", "A", topic, "For adults aged 40 to 59, whether to start low-dose aspirin is an individual "
+                              "decision. Patients who take aspirin after a heart attack should keep taking it.")
+    b = _doc("b", "B", topic, "For adults in their forties and fifties, the decision to begin low-dose aspirin "
+                              "should be individualized (Grade C).")
+    assert _facets(a, b) == set()
+    [f] = extract_frames("In people without established cardiovascular disease, aspirin is not recommended.")
+    assert f.population.conditions == []
+
+
+def test_screening_that_should_not_stop_at_a_set_age_has_no_upper_age_limit():
+    doc = _doc("a", "A", "breast-cancer-screening", "Women at average risk should have a mammogram every year "
+               "starting at age 40. Screening should not stop at a set age; it should continue for as long as a "
+               "woman is in good health.")
+    frames = document_frames(doc)
+    assert [f.action for f in frames] == ["recommend", "recommend"]
+    assert stop_age(frames)[0] == NO_UPPER_LIMIT
