@@ -154,6 +154,13 @@ def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
      ("Our service advocates colonoscopy every five years from age 40 for people with a family history.",
       "recommend"),
      ("The Alliance invites women aged 25 to 64 for an HPV test every five years.", "recommend"),
+     # what a programme offers, an insurer covers, who is eligible; deciding together
+     ("The programme now offers a low-dose CT scan once every year to people aged 55 to 74.", "recommend"),
+     ("Covered tests are one FIT per 12-month period for members aged 45 to 75.", "recommend"),
+     ("Former smokers remain eligible for low-dose CT screening regardless of how many years have passed.",
+      "recommend"),
+     ("If you are in your fifties, you and your doctor can decide together whether low-dose aspirin is worth it.",
+      "individual_decision"),
      ("Beyond age 75, statin initiation is left to clinical judgment and a discussion with the patient.",
       "individual_decision"),
      # a weak class that the text calls an individual decision; a grade of the evidence decides nothing

@@ -72,3 +72,23 @@ def test_screening_that_should_not_stop_at_a_set_age_has_no_upper_age_limit():
     frames = document_frames(doc)
     assert [f.action for f in frames] == ["recommend", "recommend"]
     assert stop_age(frames)[0] == NO_UPPER_LIMIT
+
+
+def test_a_tighter_goal_for_a_subgroup_is_not_compared_with_the_goal_for_most_adults():
+    topic = "diabetes-glycemic-targets"
+    a = _doc("a", "A", topic, "For most adults, aim for an HbA1c below 53 mmol/mol (7.0%).")
+    b = _doc("b", "B", topic, "The Association advises an A1C goal below 7.0% (53 mmol/mol) for most adults with "
+                              "type 2 diabetes. A tighter goal under 6.5% may be pursued in selected younger patients "
+                              "with short disease duration.")
+    assert _facets(a, b) == set()
+
+
+def test_a_programme_letters_changes_of_eligibility_and_interval():
+    topic = "lung-cancer-screening"
+    old = {**_doc("l-2019", "L", topic, "You can be screened if you are 55 to 74, have smoked for 30 pack-years or "
+                                        "more and still smoke. You will be offered a low-dose CT scan every two "
+                                        "years."), "issued": "2019-01-01", "status": "superseded",
+           "superseded_by": "l-2024"}
+    new = _doc("l-2024", "L", topic, "The programme now offers a low-dose CT scan once every year to people aged 55 to "
+                                     "74 who currently smoke, provided they have smoked at least 20 pack-years.")
+    assert {"eligibility", "interval"} <= {facet for facet, _ in _facets(old, new)}

@@ -140,7 +140,8 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("years since quitting > {}",
      r"\bnot smoked (?:for )?more than (\d+) years|\bquit (?:smoking )?more than (\d+) years"),
     ("years since quitting >= {}", r"\b(?:gone|been|spent) (\d+) (?:or more )?years without smoking"),
-    ("years since quitting: any", r"\bno matter how long ago|\bregardless of (?:how long|when|time since)"),
+    ("years since quitting: any",
+     r"\bno matter how long ago|\bregardless of (?:how long|how many years|when|time since)"),
     (
         "smoking status: current or former",
         r"\bcurrently smoke|\bcurrent smok|\bformerly smoked|\bformer smok|\bstill smoke",
@@ -198,6 +199,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("severe hypoglycemia",
      r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) hypo(?:glyc(?:a)?emia|s)\b"),
     ("diabetes managed by diet alone", r"\b(?:diet|lifestyle)(?: and exercise)? alone\b|\bdiet-only\b"),
+    # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"
+    ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b"),
     ("increased bleeding risk", r"(?<!not )\bat increased (?:bleeding risk|risk of bleeding)"),
     ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
     ("harms outweigh benefits", r"\bharms outweigh the benefits"),

@@ -105,7 +105,7 @@ def _name(before: str, unit: str, is_target: bool) -> str:
             return "A1C"
         if "ldl" in low:
             return "LDL-C reduction"
-        if "risk" in low:
+        if "risk" in low or "chance" in low:  # "your chance of a heart attack or stroke in the next 10 years"
             return "10-year CVD risk"
         return "percent"
     if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)

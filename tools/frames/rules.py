@@ -26,6 +26,7 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\bevery\s+{_NUM}\s+(years?|months?)", None, "post"),
     (rf"\b(?:at\s+)?{_NUM}\s*-?\s*(?:(?:or|to|-|–)\s*{_NUM}\s*-\s*)?(year|month)s?\s+intervals?\b", None, "post"),
     (rf"\bat intervals of\s+{_NUM}\s*(?:(?:or|to|-|–)\s*{_NUM}\s*)?\s(years?|months?)", None, "post"),
+    (rf"\b(?:per|every|each)\s+{_NUM}-(year|month)\s+period\b", None, "post"),  # "one FIT per 12-month period"
     (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),
     (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b", 12, "post"),
     (r"\btriennially\b", 36, "post"),
@@ -203,7 +204,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "statin initiation is left to clinical judgment and a discussion with the patient"
         r"|\bleft to (?:clinical judg\w+|the (?:clinician|patient)|individual)\w*"
         r"|\bdiscussion should start|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
-        r"|\b(?:offered|have|has) a discussion (?:about|of)\b"
+        r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecide together\b"
         # "Black men should begin that conversation at 45"
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
@@ -224,6 +225,10 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "recommend",
         r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
+        # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
+        # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
+        r"|\boffers\b|\b(?:is|are) covered\b|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
+        r"|\b(?:remain|are|is|become) eligible\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
         r"|\bthe (?:goal|target) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
