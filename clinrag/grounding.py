@@ -62,7 +62,7 @@ def check_sentence(
     sentence: str, evidence: dict[str, tuple[EvidenceItem, str]], frames_for: Callable[[str], list]
 ) -> SentenceCheck:
     """Check one sentence against the cited documents (``evidence``: doc_id -> (item, the document's text))."""
-    from clinrag.tools.frames import ages, rules
+    from clinrag.tools.frames import ages, intervals, rules
     from clinrag.tools.frames.extract import extract_frames
 
     cited = list(dict.fromkeys(_CITATION.findall(sentence)))
@@ -80,7 +80,8 @@ def check_sentence(
         return verdict(False, "cites a document that was not retrieved")
     texts = " ".join(evidence[c][1] for c in cited)
     numbers = set().union(*(_doc_numbers(*evidence[c]) for c in cited))
-    spans = rules.interval_spans(bare)  # interval numbers are checked as intervals below ("every 2 years" = biennial)
+    # interval numbers are checked as intervals below ("every 2 years" = biennial)
+    spans = intervals.interval_spans(bare)
     without_intervals = bare
     for start, end, _, _ in reversed(spans):
         without_intervals = without_intervals[:start] + " " + without_intervals[end:]
@@ -92,9 +93,9 @@ def check_sentence(
     if missing:
         return verdict(False, f"states {', '.join(missing)}, which no cited document states")
     frames = [f for c in cited for f in frames_for(c)]
-    intervals = [f.interval_months for f in frames if f.interval_months]
+    cited_intervals = [f.interval_months for f in frames if f.interval_months]
     for _, _, iv, _ in spans:
-        if not any(i.min <= iv.min and iv.max <= i.max for i in intervals):
+        if not any(i.min <= iv.min and iv.max <= i.max for i in cited_intervals):
             return verdict(False, f"states an interval of {iv.text()} months, which no cited document states")
     action = rules.action(bare)
     if action in _AGAINST and not any(f.action in _AGAINST for f in frames):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clinrag.tools.frames import ages, lexicon, rules
+from clinrag.tools.frames import ages, intervals, lexicon, rules
 from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
@@ -70,7 +70,7 @@ def clauses(sentence: str) -> list[str]:
         own_modal = any(c.dep_ == "aux" and c.lower_ in _MODALS for c in tok.children)
         own_words = sentence[tok.left_edge.idx : tok.right_edge.idx + len(tok.right_edge)]  # the verb's subtree
         # a strength in parentheses at the end is the whole sentence's, not the second verb's own action word
-        if not (own_modal or rules.action(_unbracketed(own_words))) or not rules.action(left):
+        if not (own_modal or rules.action(rules.unbracketed(own_words))) or not rules.action(left):
             continue
         named = lexicon.intervention(left), lexicon.intervention(right)  # "... DBT ..., and supplemental MRI should"
         graded = rules.strength(left), rules.strength(right)  # "... (grade B), and may selectively offer (grade C)"
@@ -89,7 +89,7 @@ def clauses(sentence: str) -> list[str]:
         # whose strength both frames share)
         values = [{q.key() for qs in side for q in qs} for side in found]
         kinds = [tuple(bool(qs) for qs in side) for side in found]  # (thresholds?, targets?)
-        if rules.action(left) == rules.action(_unbracketed(own_words)) and kinds[0] != kinds[1]:
+        if rules.action(left) == rules.action(rules.unbracketed(own_words)) and kinds[0] != kinds[1]:
             values = [set(), set()]
         if by_values_then_ages or by_ages_then_group or (ages.age_spans(left) and ages.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]) or (
@@ -105,14 +105,14 @@ def _closing_strength_shared(parts: list[str]) -> list[str]:
     those 65 and older the target range is 130-139 mm Hg (Class I, Level A)"); a last part with an action of its
     own ("..., whereas for 76 to 85 the decision is individual (grade C)") keeps its strength to itself."""
     last = parts[-1]
-    own = rules.action(_unbracketed(last))
-    return [p if own and rules.action(_unbracketed(p)) != own else _with_trailing_strength(p, last)
+    own = rules.action(rules.unbracketed(last))
+    return [p if own and rules.action(rules.unbracketed(p)) != own else _with_trailing_strength(p, last)
             for p in parts[:-1]] + [last]
 
 
 def _table_row(part: str) -> bool:
     """A part with ages of its own and an interval of its own: a row of a schedule written as prose."""
-    return bool(ages.age_spans(part) and rules.interval_spans(part))
+    return bool(ages.age_spans(part) and intervals.interval_spans(part))
 
 
 def _own_strengths(sentence: str) -> list[str] | None:
@@ -133,7 +133,7 @@ def _own_strengths(sentence: str) -> list[str] | None:
         # screening to those aged 45-49 (grade B)", "... (class I; LOE A), and the treatment target is below 130/80
         # mm Hg (class I; LOE B-R)")
         graded_ages = rules.strength(right) and (ages.age_spans(right) or valued)
-        other = (rules.action(_unbracketed(right)) or graded_ages) and rules.strength(right) != own
+        other = (rules.action(rules.unbracketed(right)) or graded_ages) and rules.strength(right) != own
         # (or each part closed by the same strength, each with values of its own: "to aim for an HbA1c between 7% and
         # 8% (weak recommendation; ...) and to deintensify treatment in those whose HbA1c falls below 6.5% (weak
         # recommendation; ...)")
@@ -154,7 +154,7 @@ def _grades_joined(parts: list[str]) -> list[str]:
     out: list[str] = []
     for part in parts:
         if out and rules.strength(part) and not (lexicon.intervention(part) or ages.age_spans(part)
-                                                 or rules.interval_spans(part) or any(quantities(part))):
+                                                 or intervals.interval_spans(part) or any(quantities(part))):
             out[-1] = f"{out[-1]} ({part.rstrip('. ')})"
         else:
             out.append(part)
@@ -167,8 +167,8 @@ def _gapped(sentence: str) -> list[str] | None:
     those aged 80 and over, below 150/90 mmHg"); None when the sentence has no such part."""
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
-        if rules.action(left) and not rules.action(_unbracketed(right)) and ages.age_spans(left) and (
-            ages.age_spans(right) and (rules.interval_spans(right) or any(quantities(right))
+        if rules.action(left) and not rules.action(rules.unbracketed(right)) and ages.age_spans(left) and (
+            ages.age_spans(right) and (intervals.interval_spans(right) or any(quantities(right))
                                        or lexicon.labels(lexicon.CRITERIA, right))
         ):
             # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)"
@@ -214,14 +214,14 @@ def _extends(left: str, right: str) -> str | None:
 def _another_intervention(left: str, right: str) -> str | None:
     """:data:`_OR_OF`: only when the second part names another intervention and no action of its own."""
     named = lexicon.intervention(left), lexicon.intervention(right)
-    if None in named or named[0] == named[1] or rules.action(_unbracketed(right)):
+    if None in named or named[0] == named[1] or rules.action(rules.unbracketed(right)):
         return None
     return left if rules.action(left) else None
 
 
 def _second_thing(left: str, right: str) -> str | None:
     """:data:`_GERUND_PART`: only when both parts state values and the second no action of its own."""
-    if rules.action(_unbracketed(right)) or not (any(quantities(left)) and any(quantities(right))):
+    if rules.action(rules.unbracketed(right)) or not (any(quantities(left)) and any(quantities(right))):
         return None
     left = _with_trailing_strength(left, right)
     return left if rules.action(left) else None
@@ -250,11 +250,6 @@ def _same_for_others(sentence: str) -> list[str] | None:
             if (left := accept(sentence[: m.start()], right)) is not None:
                 return [left, right]
     return None
-
-
-def _unbracketed(text: str) -> str:
-    """The text without its parentheticals (one left open at the end, as a verb's subtree can end, included)."""
-    return re.sub(r"\([^()]*(?:\)|$)", " ", text)
 
 
 def _stands_apart(parts: list[str]) -> bool:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from clinrag.tools.frames import ages, lexicon, rules
+from clinrag.tools.frames import ages, intervals, lexicon, rules
 from clinrag.tools.frames.clauses import SAME_AGES, clauses
 from clinrag.tools.frames.populations import alternative_conditions, population_segments
 from clinrag.tools.frames.quantities import quantities
@@ -53,7 +53,7 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
     followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or with
     co-testing, or every 3 years with cytology")."""
     tests = lexicon.tests(text, intervention)
-    ivs = rules.interval_spans(text)
+    ivs = intervals.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))
     each = len(ivs) == 1 and re.search(r"\beach(?:\s+(?:\w+ed|done|given|taken))?\s*$", text[: ivs[0][0]])
     if len(labels) >= 2 and each:
@@ -89,8 +89,8 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
                 owned.setdefault(t[2], []).append(iv)
                 joined = t
         if len(owned) >= 2:
-            return [(label, rules.span_interval(owned[label])) for label in labels if label in owned]
-    return [(labels[0] if labels else None, rules.span_interval([iv for *_, iv, _ in ivs]))]
+            return [(label, intervals.span_interval(owned[label])) for label in labels if label in owned]
+    return [(labels[0] if labels else None, intervals.span_interval([iv for *_, iv, _ in ivs]))]
 
 
 def _strength_for_every_part(sentence: str) -> str | None:
@@ -104,10 +104,10 @@ def _added_to(text: str, intervention: str) -> tuple[str, str, Interval] | None:
     recommended "in addition to" an examination with an interval of its own; None otherwise."""
     if intervention != lexicon.SUPPLEMENTAL or not (m := _ADDED_TO.search(text)):
         return None
-    other, intervals = lexicon.intervention(m.group(0)), rules.interval_spans(m.group(0))
-    if other in (None, intervention) or not intervals:
+    other, spans = lexicon.intervention(m.group(0)), intervals.interval_spans(m.group(0))
+    if other in (None, intervention) or not spans:
         return None
-    return f"{text[: m.start()]} {text[m.end() :]}", other, rules.span_interval([iv for *_, iv, _ in intervals])
+    return f"{text[: m.start()]} {text[m.end() :]}", other, intervals.span_interval([iv for *_, iv, _ in spans])
 
 
 def _risk(text: str) -> str | None:

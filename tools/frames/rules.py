@@ -1,73 +1,9 @@
-"""The regex rule layer: intervals, strength, action and non-recommendation sentences (ages: :mod:`ages`).
-
-Intervals are months; several intervals in one clause become their span ("every two years ... or annual" is
-12-24).
-"""
+"""The regex rule layer: strength, action and non-recommendation sentences (ages: :mod:`ages`; intervals:
+:mod:`intervals`)."""
 
 from __future__ import annotations
 
 import re
-
-from clinrag.tools.frames.lexicon import NUMBER_WORDS
-from clinrag.tools.frames.schema import Interval
-
-_NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"  # the number words an interval is written with
-
-
-def _n(text: str) -> int:
-    return NUMBER_WORDS.get(text.lower(), 0) or int(text)
-
-
-# (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the
-# following test ("annual FIT"); "post" intervals, adverbs among them, follow their test ("colonoscopy every 10
-# years", "a fecal immunochemical test annually").
-_INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
-    (rf"\bevery\s+{_NUM}\s*(?:or|to|-|–)\s*{_NUM}\s+(years?|months?)", None, "post"),
-    (rf"\bevery\s+{_NUM}\s+(years?|months?)", None, "post"),
-    (rf"\b(?:at\s+)?{_NUM}\s*-?\s*(?:(?:or|to|-|–)\s*{_NUM}\s*-\s*)?(year|month)s?\s+intervals?\b", None, "post"),
-    (rf"\bat intervals of\s+{_NUM}\s*(?:(?:or|to|-|–)\s*{_NUM}\s*)?\s(years?|months?)", None, "post"),
-    (rf"\b(?:per|every|each)\s+{_NUM}-(year|month)\s+period\b", None, "post"),  # "one FIT per 12-month period"
-    (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),
-    (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b", 12, "post"),
-    (r"\btriennially\b", 36, "post"),
-    (r"\bonce (?:a|every) decade\b", 120, "post"),
-    (r"\bbiennial\b", 24, "pre"),
-    (r"\byearly\b|\bannual\b", 12, "pre"),
-    (r"\btriennial\b", 36, "pre"),
-)
-
-
-# an interval named only as the one not to use: "every 2 to 4 years rather than annually", "a routine interval of two
-# years is preferred over annual testing"
-_REJECTED = re.compile(r"(?:rather than|instead of|preferred over|in place of)\s*$", re.I)
-
-
-def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
-    """Every interval mention as (start, end, interval, "pre"|"post"), except an alternative set aside."""
-    taken: list[tuple[int, int]] = []
-    out = []
-    for pattern, months, where in _INTERVAL_PATTERNS:
-        for m in re.finditer(pattern, text, re.I):
-            if any(m.start() < e and s < m.end() for s, e in taken):
-                continue
-            taken.append((m.start(), m.end()))
-            if _REJECTED.search(text[: m.start()]):
-                continue
-            if months is not None:
-                iv = Interval(min=months, max=months)
-            else:
-                unit = 12 if m.group(m.lastindex).lower().startswith("year") else 1
-                nums = [_n(g) * unit for g in m.groups()[:-1] if g]
-                iv = Interval(min=min(nums), max=max(nums))
-            out.append((m.start(), m.end(), iv, where))
-    return sorted(out, key=lambda t: t[0])
-
-
-def span_interval(intervals: list[Interval]) -> Interval | None:
-    if not intervals:
-        return None
-    return Interval(min=min(i.min for i in intervals), max=max(i.max for i in intervals))
-
 
 # "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation", "earns a B
 # grade", "(a 'B' grade)", "a grade of C"
@@ -290,8 +226,9 @@ def _cue(name: str) -> str:
     return next(pattern for action_name, pattern in _ACTION_CUES if action_name == name)
 
 
-def _bracketless(text: str) -> str:
-    return re.sub(r"\([^()]*\)", " ", text)
+def unbracketed(text: str) -> str:
+    """The text without its parentheticals (one left open at the end, as a verb's subtree can end, included)."""
+    return re.sub(r"\([^()]*(?:\)|$)", " ", text)
 
 
 def action(text: str) -> str | None:
@@ -307,7 +244,7 @@ def action(text: str) -> str | None:
         by_class = _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
         # a weak class (IIa/IIb) that the text itself calls an individual decision ("whether to initiate a statin
         # should be an individualized decision (Class IIb)") is that decision
-        if by_class == "suggest_or_consider" and re.search(_cue("individual_decision"), _bracketless(text), re.I):
+        if by_class == "suggest_or_consider" and re.search(_cue("individual_decision"), unbracketed(text), re.I):
             return "individual_decision"
         return by_class
     if _NOT_STOP.search(text):  # "screening should not stop at a set age": a double negative

@@ -1,0 +1,66 @@
+"""Intervals: how often a recommendation says to repeat its test, in months ("every 1 or 2 years" = 12-24); several
+intervals in one clause become their span ("every two years ... or annual" is 12-24)."""
+
+from __future__ import annotations
+
+import re
+
+from clinrag.tools.frames.lexicon import NUMBER_WORDS
+from clinrag.tools.frames.schema import Interval
+
+_NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"  # the number words an interval is written with
+
+
+def _n(text: str) -> int:
+    return NUMBER_WORDS.get(text.lower(), 0) or int(text)
+
+
+# (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the
+# following test ("annual FIT"); "post" intervals, adverbs among them, follow their test ("colonoscopy every 10
+# years", "a fecal immunochemical test annually").
+_INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
+    (rf"\bevery\s+{_NUM}\s*(?:or|to|-|–)\s*{_NUM}\s+(years?|months?)", None, "post"),
+    (rf"\bevery\s+{_NUM}\s+(years?|months?)", None, "post"),
+    (rf"\b(?:at\s+)?{_NUM}\s*-?\s*(?:(?:or|to|-|–)\s*{_NUM}\s*-\s*)?(year|month)s?\s+intervals?\b", None, "post"),
+    (rf"\bat intervals of\s+{_NUM}\s*(?:(?:or|to|-|–)\s*{_NUM}\s*)?\s(years?|months?)", None, "post"),
+    (rf"\b(?:per|every|each)\s+{_NUM}-(year|month)\s+period\b", None, "post"),  # "one FIT per 12-month period"
+    (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),
+    (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b", 12, "post"),
+    (r"\btriennially\b", 36, "post"),
+    (r"\bonce (?:a|every) decade\b", 120, "post"),
+    (r"\bbiennial\b", 24, "pre"),
+    (r"\byearly\b|\bannual\b", 12, "pre"),
+    (r"\btriennial\b", 36, "pre"),
+)
+
+
+# an interval named only as the one not to use: "every 2 to 4 years rather than annually", "a routine interval of two
+# years is preferred over annual testing"
+_REJECTED = re.compile(r"(?:rather than|instead of|preferred over|in place of)\s*$", re.I)
+
+
+def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
+    """Every interval mention as (start, end, interval, "pre"|"post"), except an alternative set aside."""
+    taken: list[tuple[int, int]] = []
+    out = []
+    for pattern, months, where in _INTERVAL_PATTERNS:
+        for m in re.finditer(pattern, text, re.I):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            if _REJECTED.search(text[: m.start()]):
+                continue
+            if months is not None:
+                iv = Interval(min=months, max=months)
+            else:
+                unit = 12 if m.group(m.lastindex).lower().startswith("year") else 1
+                nums = [_n(g) * unit for g in m.groups()[:-1] if g]
+                iv = Interval(min=min(nums), max=max(nums))
+            out.append((m.start(), m.end(), iv, where))
+    return sorted(out, key=lambda t: t[0])
+
+
+def span_interval(intervals: list[Interval]) -> Interval | None:
+    if not intervals:
+        return None
+    return Interval(min=min(i.min for i in intervals), max=max(i.max for i in intervals))
