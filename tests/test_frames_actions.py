@@ -161,6 +161,13 @@ def test_not_needing_to_prepare_for_a_test_is_no_recommendation():
       "recommend"),
      ("If you are in your fifties, you and your doctor can decide together whether low-dose aspirin is worth it.",
       "individual_decision"),
+     ("No man should have a PSA test without first discussing what a raised result could lead to.",
+      "individual_decision"),
+     ("Women in their forties should be counselled about the benefits and harms of mammography.",
+      "individual_decision"),
+     ("Orvane Health Plan covers one screening PSA test every 12 months for men aged 50 and older.", "recommend"),
+     ("Inclusion criteria: patient is 40 through 84 years old and the 10-year cardiovascular risk is 10% or more; "
+      "start atorvastatin 20 mg.", "recommend"),
      ("Beyond age 75, statin initiation is left to clinical judgment and a discussion with the patient.",
       "individual_decision"),
      # a weak class that the text calls an individual decision; a grade of the evidence decides nothing

@@ -29,6 +29,7 @@ from clinrag.tools.frames.extract import extract_frames
      ("Cervical screening should stop after 65 for women with adequate prior screening (grade D).", (66, None)),
      ("The Task Force advises against cervical screening before the 21st birthday (grade D).", (None, 20)),
      ("We advise against starting aspirin for primary prevention in anyone aged 60 years or more.", (60, None)),
+     ("Cervical screening is not recommended before 25 because cell changes usually clear up.", (None, 24)),
      ("Aspirin may be considered in adults <70 years at high cardiovascular risk.", (None, 69)),
      ("Women between 40 and 49 years should have the opportunity to begin screening mammography.", (40, 49)),
      ("The society suggests offering PSA testing starting at 45 to men at high risk.", (45, None)),

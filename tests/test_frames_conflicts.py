@@ -92,3 +92,24 @@ def test_a_programme_letters_changes_of_eligibility_and_interval():
     new = _doc("l-2024", "L", topic, "The programme now offers a low-dose CT scan once every year to people aged 55 to "
                                      "74 who currently smoke, provided they have smoked at least 20 pack-years.")
     assert {"eligibility", "interval"} <= {facet for facet, _ in _facets(old, new)}
+
+
+def test_risk_thresholds_are_compared_on_the_measure_both_state():
+    topic = "statin-primary-prevention"
+    a = _doc("a", "A", topic, "In adults from age 40 until age 75 with an LDL-C of 70 to 189 mg/dL, a statin is "
+                              "indicated once the estimated 10-year risk reaches 7.5% (Class I).")
+    b = _doc("b", "B", topic, "The Board recommends a statin for adults aged 40 to 75 years with an estimated 10-year "
+                              "risk of 10% or greater (grade B).")
+    assert ("threshold", ("a", "b")) in _facets(a, b)
+
+
+def test_a_recommendation_for_a_higher_risk_group_is_not_compared_with_one_for_average_risk():
+    topic = "prostate-cancer-screening"
+    a = _doc("a", "A", topic, "Black men should be offered PSA screening starting at age 40.")
+    b = _doc("b", "B", topic, "For men aged 55 to 69, PSA screening should be an individual decision (grade C).")
+    assert _facets(a, b) == set()
+
+
+def test_an_emergency_reading_is_neither_a_threshold_nor_a_goal():
+    assert extract_frames("Readings of 180/120 mm Hg or above call for same-day assessment for target-organ "
+                          "damage.") == []

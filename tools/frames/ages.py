@@ -59,6 +59,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # "screening should stop after 65 for women whose ..." (not "after 10 years")
     (r"\bafter (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "gt"),
     (r"\bbefore (?:the |their |your |a )?(\d{2})(?:st|nd|rd|th) birthday", "lt"),  # "before the 21st birthday"
+    (r"\bbefore (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "lt"),  # "not ... before 25"
     (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
     (r"\bfrom (\d{2}) years(?: of age| old)?\b", "min"),  # "men from 45 years of age who have ..."
     (r"\b(\d{2})-?\s*(?:to|-|–)\s*(\d{2,3})-year-olds?\b", "range"),  # "40- to 70-year-olds"

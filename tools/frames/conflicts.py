@@ -81,6 +81,8 @@ def comparable(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
         return False
     if (pa.risk or "average") != (pb.risk or "average") or sorted(pa.conditions) != sorted(pb.conditions):
         return False
+    if bands.RISK_GROUP_CRITERIA.intersection(pa.criteria) != bands.RISK_GROUP_CRITERIA.intersection(pb.criteria):
+        return False  # "Black men ... from 40" is not compared with a recommendation for average-risk men
     (alo, ahi), (blo, bhi) = (
         bands.band(a, docs[(a.doc_id, a.intervention)]),
         bands.band(b, docs[(b.doc_id, b.intervention)]),
@@ -122,29 +124,29 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> dict[str, 
     ):
         t = f" ({a.test})" if a.test else ""
         out["interval"] = (f"{a.interval_months.text()} months{t}", f"{b.interval_months.text()} months{t}")
-    names_a = sorted(q.name for q in a.thresholds + a.targets)
-    names_b = sorted(q.name for q in b.thresholds + b.targets)
-    # thresholds of two recommendations for (or left to a decision about) the intervention that both state one, on
-    # the same measures
-    if (
-        {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"}
-        and a.thresholds
-        and b.thresholds
-        and names_a == names_b
-        and sorted(q.key() for q in a.thresholds) != sorted(q.key() for q in b.thresholds)
-    ):
+    # thresholds of two recommendations for (or left to a decision about) the intervention, compared on the measures
+    # both state ("10-year risk >= 7.5 % and LDL-C 70-189 mg/dL" against "10-year risk >= 10 %": the risk differs)
+    ta, tb = _shared(a.thresholds, b.thresholds, "name")
+    if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and ta and tb and ta != tb:
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
     # targets compared in the units both state ("below 53 mmol/mol (7.0%)" against "below 7%": the same goal)
-    ka, kb = _in_shared_units(a.targets, b.targets)
+    ka, kb = _shared(a.targets, b.targets, "unit")
     if both_rec and ka and kb and ka != kb:
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out
 
 
-def _in_shared_units(qa: list, qb: list) -> tuple[list, list]:
-    """The sorted keys of two quantity lists, each limited to the units the other also states."""
-    units = {q.unit for q in qa} & {q.unit for q in qb}
-    return sorted(q.key() for q in qa if q.unit in units), sorted(q.key() for q in qb if q.unit in units)
+def _shared(qa: list, qb: list, attribute: str) -> tuple[list, list]:
+    """The sorted keys of two quantity lists, each limited to the units (or measures: ``attribute`` "name") the other
+    also states, and that each side states once (two clinic and home readings both called "blood pressure" are not
+    matched one against one)."""
+    def once(qs: list) -> set:
+        values = [getattr(q, attribute) for q in qs]
+        return {v for v in values if values.count(v) == 1}
+
+    common = once(qa) & once(qb)
+    return (sorted(q.key() for q in qa if getattr(q, attribute) in common),
+            sorted(q.key() for q in qb if getattr(q, attribute) in common))
 
 
 def _value(f: Frame, value: str) -> ConflictValue:

@@ -25,7 +25,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (rf"{_X}\s*{_UNITS}", "single"),
 )
 _TARGET_CUE = re.compile(
-    r"\btarget|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL|\btreat(?:ed|ing)? to\b"
+    r"\btarget(?!-organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL|\btreat(?:ed|ing)? to\b"
     # "treat most people with type 2 diabetes to an A1C of 7% to 8%"
     r"|\btreat\w*\b[^.;,]{0,60}?\bto (?:an? |the )?(?:A1C|HbA1c|hemoglobin A1c|(?:\w+ )?blood pressure|systolic|LDL)\b"
     r"|\bto (?:reach|achieve|attain)\b|\bachiev\w*|\battain\w*"

@@ -141,6 +141,11 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bleft to (?:clinical judg\w+|the (?:clinician|patient)|individual)\w*"
         r"|\bdiscussion should start|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecide together\b"
+        r"|\b(?:offered|offers) the same discussion\b"
+        r"|\bcounsel+ed (?:about|on) (?:the )?(?:possible )?"
+        r"(?:benefits and harms|harms and benefits|risks and benefits)"
+        # "no man should have a PSA test without first discussing what a raised result could lead to"
+        r"|\bwithout (?:first )?(?:discussing|a discussion|talking)\b"
         # "Black men should begin that conversation at 45"
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
@@ -163,7 +168,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
         # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
         # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
-        r"|\boffers\b|\b(?:is|are) covered\b|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
+        r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
+        # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
+        r"|\bsend (?:you )?(?:your |an? )?(?:first )?invitation\b|\binclusion criteria\b"
         r"|\b(?:remain|are|is|become) eligible\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
         r"|\bthe (?:goal|target) is\b"
@@ -185,7 +192,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"|\bhad been\b"
     r"|\bmoved (?:the|from)\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
-    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b",
+    r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b"
+    # an emergency reading is a reason to refer, not a threshold or a goal of the recommendation
+    r"|\bsame-day (?:assessment|referral|review)\b",
     re.I,
 )
 # a finding ("observational data suggest that X is associated with Y") is not advice, unless the sentence also
