@@ -22,6 +22,9 @@ def test_an_i_statement_is_grade_i():
 def test_level_after_a_class_and_certainty_as_written():
     assert one("Initiating a statin is reasonable for adults aged 40 to 75 with diabetes (Class IIa, Level B)."
                ).strength == "class IIa; LOE B"
+    # a class written in capitals is the same class, for its strength and its action
+    f = one("Aspirin might be considered for adults aged 40 to 70 at higher cardiovascular risk (CLASS IIB).")
+    assert (f.strength, f.action) == ("class IIb", "suggest_or_consider")
     # "COR" is the class of recommendation
     assert one("A statin is recommended for adults aged 40 to 75 with an LDL-C of 70 mg/dL or higher (COR I, LOE "
                "A).").strength == "class I; LOE A"

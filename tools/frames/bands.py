@@ -95,8 +95,9 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     one below the first age of an open-ended band recommended against ("over 85"; a closed band such as "not at
     45 to 49" is not a stop); None when the document does not say."""
     rec = [f for f in frames if f.action in RECOMMEND_LIKE and general(f)]
-    if any(rules.CONTINUES.search(f.sentence) for f in rec):  # "screening should not stop at a set age"
-        return NO_UPPER_LIMIT, next(f for f in rec if rules.CONTINUES.search(f.sentence))
+    # "screening should not stop at a set age"
+    if continuing := next((f for f in rec if rules.CONTINUES.search(f.sentence)), None):
+        return NO_UPPER_LIMIT, continuing
     start = start_age(frames)
     for f in rec:
         p = f.population

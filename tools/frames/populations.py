@@ -64,12 +64,17 @@ _LIMIT = (r"(?:(?:under|below|less than|at or below|at most|above|over|at least)
 _VALUE_ALTERNATIVES = re.compile(rf"^(?P<head>.*?)(?P<first>{_LIMIT}[^;]*?),?\s+or\s+(?P<second>{_LIMIT}.*)$", re.I)
 
 
+# the same subject with another verb: "once a person has gone 15 years without smoking or develops a health problem"
+# (not "currently smoke or have quit within 15 years", one eligibility)
+_OTHER_VERB = re.compile(r",?\s+or\s+(?=(?:develops?|becomes?|acquires?|is diagnosed|are diagnosed)\b)", re.I)
+
+
 def alternative_conditions(text: str) -> list[str]:
     """One text per alternative condition: "can stop if they are over 65 and ..., or if they have had a
     hysterectomy", "stop once someone has not smoked for 15 years, or if a health problem limits ..." (or "... or
     develops a health problem that limits ...") are two populations, each with the words before the first "if" (or
-    "once", "when"); "aim for under 140/90 mmHg if ...,
-    or under 150/90 mmHg if ..." is two values for two populations, each with the words before the first value."""
+    "once", "when"); "aim for under 140/90 mmHg if ..., or under 150/90 mmHg if ..." is two values for two
+    populations, each with the words before the first value."""
     if m := _VALUE_ALTERNATIVES.match(text):
         return [f"{m['head']}{m['first']}", f"{m['head']}{m['second']}"]
     first = re.search(r"\b(?:if|once|when)\b", text)
@@ -84,7 +89,3 @@ def alternative_conditions(text: str) -> list[str]:
     if len(parts) < 2:
         return [text]
     return [f"{text[: first.end()]} {part.strip()}" for part in parts]
-
-
-# (not "currently smoke or have quit within 15 years", one eligibility)
-_OTHER_VERB = re.compile(r",?\s+or\s+(?=(?:develops?|becomes?|acquires?|is diagnosed|are diagnosed)\b)", re.I)

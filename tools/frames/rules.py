@@ -16,6 +16,7 @@ _GRADE = re.compile(
     r"|\bgiv(?:es|ing|en) (?:it|this|them|that) an? ([ABCDI])\b(?![-'’])"
 )
 
+
 def _grade_letter(match: re.Match) -> str:
     """The letter of a :data:`_GRADE` match, whichever of its forms matched."""
     return next(g for g in match.groups() if g)
@@ -23,6 +24,14 @@ def _grade_letter(match: re.Match) -> str:
 
 # the class of recommendation, "class IIb" or "COR IIb"
 _CLASS = re.compile(r"\b(?:class|COR) (III|IIb|IIa|II|I)\b(?:\s*[,:]\s*(harm|no benefit))?", re.I)
+
+
+def _class_of(match: re.Match) -> str:
+    """The class of a :data:`_CLASS` match in one form: "I", "II", "III", "IIa", "IIb" (however it is cased)."""
+    roman = match.group(1)
+    return roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
+
+
 # the level of evidence, written "level of evidence B-R", "LOE B" or "Level B" ("Class IIa, Level B"), in one
 # form: "LOE B-R"
 _LOE = re.compile(
@@ -55,9 +64,7 @@ def strength(text: str) -> str | None:
     if m := _GRADE.search(text):
         parts.append(f"grade {_grade_letter(m)}")
     if m := _CLASS.search(text):
-        roman = m.group(1)
-        roman = roman.upper() if roman.upper() in ("I", "II", "III") else "II" + roman[2:].lower()
-        parts.append(f"class {roman}" + (f", {m.group(2).lower()}" if m.group(2) else ""))
+        parts.append(f"class {_class_of(m)}" + (f", {m.group(2).lower()}" if m.group(2) else ""))
     if m := _LOE.search(text):
         parts.append(f"LOE {m.group(2).upper()}")
     if m := _WORD.search(text):
@@ -249,8 +256,7 @@ def action(text: str) -> str | None:
     if grade and not bare:
         return _GRADE_ACTION[_grade_letter(grade)]
     if m := _CLASS.search(text):
-        roman = m.group(1)
-        by_class = _CLASS_ACTION.get(roman if roman.upper() == roman else "II" + roman[2:].lower(), "recommend")
+        by_class = _CLASS_ACTION[_class_of(m)]
         # a weak class (IIa/IIb) that the text itself calls an individual decision ("whether to initiate a statin
         # should be an individualized decision (Class IIb)") is that decision
         if by_class == "suggest_or_consider" and re.search(_cue("individual_decision"), unbracketed(text), re.I):
