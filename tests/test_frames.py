@@ -194,3 +194,30 @@ def test_the_extractor_fingerprint_covers_every_module_extraction_imports():
          "if m.startswith('clinrag.tools.frames.') and m != 'clinrag.tools.frames.storage'))"],
         capture_output=True, text=True, check=True).stdout.split()
     assert loaded and {m.rsplit(".", 1)[1] + ".py" for m in loaded} <= set(storage._EXTRACTOR_MODULES)
+
+
+def test_smoking_history_written_other_ways():
+    f = extract_frames("The Board recommends yearly low-dose CT screening for lung cancer in people aged 50 to 80 "
+                       "with 20 or more pack-years of smoking who still smoke or gave up within the last 15 years "
+                       "(grade B).")[0]
+    assert sorted(f.population.criteria) == ["pack-years >= 20", "smoking status: current or former",
+                                             "years since quitting <= 15"]
+    g = extract_frames("Annual low-dose CT lung cancer screening is recommended for individuals 50 years of age or "
+                       "older with 20 pack-years or more, irrespective of the number of years since smoking "
+                       "cessation (class I).")[0]
+    assert "years since quitting: any" in g.population.criteria
+    # "irrespective of when sexual activity began" says nothing of quitting
+    h = extract_frames("Cervical cancer screening is not recommended for people under 21, irrespective of when "
+                       "sexual activity began (D recommendation).")[0]
+    assert h.population.criteria == []
+    never = extract_frames("People who have never smoked should not be screened for lung cancer with low-dose CT "
+                           "on the basis of second-hand smoke exposure alone.")[0]
+    assert (never.action, never.population.conditions) == ("recommend_against", ["never smoked"])
+
+
+def test_a_stool_dna_fit_test_is_not_fit():
+    frames = extract_frames("Suitable strategies for colorectal cancer screening include a fecal immunochemical "
+                            "test (FIT) every year, colonoscopy every 10 years, or a stool DNA-FIT test every 1 to 3 "
+                            "years.")
+    assert [(f.test, f.interval_months.min, f.interval_months.max, f.action) for f in frames] == [
+        ("FIT", 12, 12, "recommend"), ("colonoscopy", 120, 120, "recommend"), ("mt-sDNA", 12, 36, "recommend")]

@@ -214,3 +214,29 @@ def test_imperatives_after_per_and_agree_or_set_a_target():
     f = one("NICE: for adults with type 2 diabetes managed by diet, agree an HbA1c target of 48 mmol/mol.")
     assert (f.intervention, f.action, [(q.op, q.value, q.unit) for q in f.targets]) == (
         "A1C target", "recommend", [("=", "48", "mmol/mol")])
+
+
+@pytest.mark.parametrize(
+    ("sentence", "action"),
+    [  # a grade given to permission to stop grades the stopping, not screening
+     ("Cervical screening may be discontinued after age 65 in women with adequate negative prior screening "
+      "(Grade A).", "discourage"),
+     ("Screening for colorectal cancer can stop after age 75 (strong recommendation).", "discourage"),
+     ("Most men over 75 no longer need PSA-based screening.", "discourage"),
+     ("Between 45 and 49, the panel suggests that clinicians refrain from colorectal cancer screening.", "discourage"),
+     ("Clinicians should refrain from PSA-based screening in men older than 70.", "recommend_against"),
+     ("Patients older than 85 are not to be screened for colorectal cancer.", "recommend_against"),
+     ("Lung cancer screening should end once a person has not smoked for 15 years.", "recommend_against"),
+     ("The plan considers low-dose CT lung cancer screening medically necessary for members aged 50 to 77.",
+      "recommend")],
+)
+def test_stopping_refraining_and_coverage(sentence, action):
+    assert one(sentence).action == action
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Should I have a PSA test?", "When should women start screening mammography?"],
+)
+def test_a_question_states_no_recommendation(sentence):
+    assert extract_frames(sentence) == []

@@ -120,3 +120,18 @@ def test_bands_of_a_table_written_as_prose():
         (25, 49, 36), (50, 64, 60)]
     # a band that does not open the part is not read as ages
     assert one("Offer cytology every 3 years, with 25-49 as the usual ages (grade A).").population.age_min is None
+
+
+def test_birthdays_bound_the_band():
+    """"from her 50th birthday up to her 71st birthday" is 50-70: the 71st birthday ends it."""
+    f = one("The programme invites every woman for a screening mammogram once every three years, from her 50th "
+            "birthday up to her 71st birthday.")
+    assert (f.population.age_min, f.population.age_max) == (50, 70)
+    assert (f.interval_months.min, f.action) == (36, "recommend")
+
+
+def test_two_bands_with_the_people_named_twice():
+    frames = extract_frames("The evidence is insufficient to assess aspirin use for primary prevention in adults "
+                            "younger than 50 years or adults aged 70 years or older (I statement).")
+    assert [(f.population.age_min, f.population.age_max) for f in frames] == [(None, 49), (70, None)]
+    assert {f.action for f in frames} == {"insufficient_evidence"}

@@ -113,3 +113,28 @@ def test_a_recommendation_for_a_higher_risk_group_is_not_compared_with_one_for_a
 def test_an_emergency_reading_is_neither_a_threshold_nor_a_goal():
     assert extract_frames("Readings of 180/120 mm Hg or above call for same-day assessment for target-organ "
                           "damage.") == []
+
+
+def test_a_general_statement_its_own_document_refines_by_age_is_not_compared_on_action():
+    """"Should not be used routinely" followed by "aged 40 to 70 ... may be considered" is the background of the
+    exception: it does not disagree with another organization that considers aspirin at 40 to 70."""
+    topic = "aspirin-primary-prevention"
+    a = _doc("a", "A", topic, "Low-dose aspirin should not be used routinely for primary prevention. In adults aged "
+                              "40 to 70 years without increased bleeding risk, low-dose aspirin may be considered.")
+    b = _doc("b", "B", topic, "Low-dose aspirin might be considered for primary prevention in adults 40 to 70 years "
+                              "of age (class IIb).")
+    assert _facets(a, b) == set()
+    # stated alone, the same stance is a disagreement
+    c = _doc("c", "C", topic, "Low-dose aspirin should not be used routinely for primary prevention.")
+    assert ("action", ("b", "c")) in _facets(b, c)
+
+
+def test_a_stance_for_another_risk_band_is_not_refined_away():
+    """A selective offer at a 10-year risk of 7.5% to under 10% is not refined by the same document's
+    recommendation at 10% or more: it still disagrees with a recommendation at 7.5% or more."""
+    topic = "statin-primary-prevention"
+    a = _doc("a", "A", topic, "The Board recommends a statin for adults aged 40 to 75 with a 10-year cardiovascular "
+                              "risk of 10% or greater (grade B). Clinicians may selectively offer a statin to adults "
+                              "at a 10-year cardiovascular risk of 7.5% to under 10% (grade C).")
+    b = _doc("b", "B", topic, "At a 10-year cardiovascular risk of 7.5% or more, a statin should be started.")
+    assert ("action", ("a", "b")) in _facets(a, b)

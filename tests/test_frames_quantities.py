@@ -166,3 +166,14 @@ def test_subgroups_of_a_glycemic_goal():
     f = one("Most adults should aim to keep their A1C below 7%, provided this can be done without frequent or severe "
             "hypoglycemia.")
     assert f.population.conditions == []
+
+
+def test_a_panels_vote_share_is_no_threshold():
+    f = one("For men aged 50 to 69, the decision to undergo PSA-based screening should be individual (consensus "
+            "reached, 94% agreement).")
+    assert (f.action, f.thresholds, f.targets) == ("individual_decision", [], [])
+
+
+def test_keeping_a1c_in_a_range_is_a_target():
+    f = one("For most people with type 2 diabetes, your clinician should keep your A1C in the range of 7% to 8%.")
+    assert [(q.op, q.value, q.unit) for q in f.targets] == [("range", "7-8", "%")] and f.thresholds == []

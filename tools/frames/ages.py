@@ -58,7 +58,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bbeyond (\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),  # "beyond 85, screening is not recommended"
     # "screening should stop after 65 for women whose ..." (not "after 10 years")
     (r"\bafter (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "gt"),
-    (r"\bbefore (?:the |their |your |a )?(\d{2})(?:st|nd|rd|th) birthday", "lt"),  # "before the 21st birthday"
+    # birthdays: "before the 21st birthday", "from her 50th birthday up to her 71st birthday" (50-70)
+    (r"\b(?:before|up to|until|till) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) birthday", "lt"),
+    (r"\b(?:from|after|on|at) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) birthday", "min"),
     (r"\bbefore (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "lt"),  # "not ... before 25"
     (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
     (r"\bfrom (\d{2}) years(?: of age| old)?\b", "min"),  # "men from 45 years of age who have ..."
@@ -152,7 +154,8 @@ def age_bounds(text: str) -> tuple[int | None, int | None]:
 
 
 _ALTERNATIVE = re.compile(
-    r"\s*,?\s*or\s+(?:(?:in|for)\s+)?(?:(?:men|women|adults|people|those)\s+)?(?:aged?\s+)?", re.I
+    r"(?:\s*years?(?: of age| old)?)?\s*,?\s*or\s+(?:(?:in|for)\s+)?(?:(?:men|women|adults|people|those)\s+)?"
+    r"(?:aged?\s+)?", re.I
 )
 
 

@@ -89,13 +89,48 @@ def comparable(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
     )
     if max(alo, blo) > min(ahi, bhi):
         return False
-    ra, rb = _risk_range(a), _risk_range(b)
-    return not (ra and rb and max(ra[0], rb[0]) > min(ra[1], rb[1]))
+    return _risks_overlap(a, b)
 
 
 def actions_disagree(a: str, b: str) -> bool:
     sa, sb = STANCE[a], STANCE[b]
     return sa != sb and {sa, sb} != _COMPATIBLE_STANCES
+
+
+def _refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
+    """A frame that states no ages, in a document whose frames for the same intervention, test, risk group,
+    conditions and 10-year risk state ages within its band and another stance: a general statement its own
+    document refines by age ("aspirin should not be used routinely for primary prevention" before "in adults aged
+    40 to 70 ... may be considered"; "clinicians should not screen men who do not express a preference" beside
+    "for men aged 55 to 69 ... an individual one"). Its stance is the exception's background, not a stance on
+    every age of the document's band, so it is not compared on action."""
+    p = f.population
+    if p.age_min is not None or p.age_max is not None:
+        return False
+    own = docs[(f.doc_id, f.intervention)]
+    lo, hi = bands.band(f, own)
+
+    def meets(g: Frame) -> bool:
+        glo, ghi = bands.band(g, own)
+        return max(lo, glo) <= min(hi, ghi)
+
+    return any(
+        g is not f
+        and (g.population.age_min is not None or g.population.age_max is not None)
+        and g.test == f.test
+        and (g.population.risk or "average") == (p.risk or "average")
+        and sorted(g.population.conditions) == sorted(p.conditions)
+        and STANCE[g.action] != STANCE[f.action]
+        and _risks_overlap(f, g)
+        and meets(g)
+        for g in own
+    )
+
+
+def _risks_overlap(a: Frame, b: Frame) -> bool:
+    """Whether two frames' 10-year-risk ranges meet (a frame that states none covers every risk)."""
+    ra, rb = _risk_range(a), _risk_range(b)
+    return not (ra and rb and max(ra[0], rb[0]) > min(ra[1], rb[1]))
 
 
 def _qtext(qs: list) -> str:
@@ -112,7 +147,11 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> dict[str, 
     out = {}
     numbers_a = sorted(q.key() for q in a.thresholds + a.targets)
     same_numbers = bool(numbers_a) and numbers_a == sorted(q.key() for q in b.thresholds + b.targets)
-    if actions_disagree(a.action, b.action) and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP)):
+    if (
+        actions_disagree(a.action, b.action)
+        and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP))
+        and not (_refined(a, docs) or _refined(b, docs))
+    ):
         out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")
     both_rec = a.action in RECOMMEND_LIKE and b.action in RECOMMEND_LIKE
     if (

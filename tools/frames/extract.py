@@ -157,7 +157,8 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
 def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: FrameContext | None = None) -> list[Frame]:
     """The recommendation frames one sentence states ([] when it states none)."""
     sentence = " ".join(sentence.split())
-    if not sentence or not rules.is_recommendation_text(sentence):
+    # a question ("Should I have a PSA test?", a leaflet's heading) asks, it does not recommend
+    if not sentence or sentence.endswith("?") or not rules.is_recommendation_text(sentence):
         return []
     context = context or context_for(doc_meta)
     meta = _meta(doc_meta)

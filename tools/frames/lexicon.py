@@ -115,13 +115,13 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
     ),
     "colorectal cancer screening": (
-        ("mt-sDNA", r"\b(?:multi-?target )?stool DNA(?: test(?:ing)?)?|\bmt-?sDNA|\bFIT-DNA"),
+        ("mt-sDNA", r"\b(?:multi-?target )?stool DNA(?:[- ]FIT)?(?: test(?:ing)?)?|\bmt-?sDNA|\bFIT-DNA"),
         ("flexible sigmoidoscopy", r"\b(?:flexible )?sigmoidoscopy"),
         ("CT colonography", r"\bCT colonography"),
         ("colonoscopy", r"\bcolonoscopy"),
         (
             "FIT",
-            r"\bf(?:a)?ecal immunochemical test(?:ing)?(?: \(FIT\))?|(?-i:\bFIT\b)"
+            r"\bf(?:a)?ecal immunochemical test(?:ing)?(?: \(FIT\))?|(?-i:(?<!DNA-)\bFIT\b)"
             r"|\bimmunochemical f(?:a)?ecal occult blood test(?:ing)?|(?-i:\biFOBT\b)",
         ),
         ("gFOBT", r"\b(?:high-sensitivity )?guaiac(?:-based)? fecal occult blood test(?:ing)?|\bgFOBT"),
@@ -131,17 +131,19 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
 # Eligibility criteria: qualifiers on who is eligible, compared across documents as the "eligibility" facet.
 # A label with "{}" takes the first captured number. "key op value" / "key: value" lets conflicts compare keys.
 CRITERIA: tuple[tuple[str, str], ...] = (
-    ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?"),
+    ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?|\b(\d+) or more pack[- ]years?"),
     (
         "years since quitting <= {}",
-        r"\b(?:quit|stopped)(?: smoking)? (?:within|no more than|in) (?:the )?(?:past |last |previous )?(\d+) years",
+        r"\b(?:quit|stopped|gave up|given up)(?: smoking)? (?:within|no more than|in) (?:the )?"
+        r"(?:past |last |previous )?(\d+) years",
     ),
     # stop once someone "has not smoked for more than 15 years" / "has gone 15 years without smoking"
     ("years since quitting > {}",
      r"\bnot smoked (?:for )?more than (\d+) years|\bquit (?:smoking )?more than (\d+) years"),
     ("years since quitting >= {}", r"\b(?:gone|been|spent) (\d+) (?:or more )?years without smoking"),
     ("years since quitting: any",
-     r"\bno matter how long ago|\bregardless of (?:how long|how many years|when|time since)"),
+     r"\bno matter how long ago|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
+     r"|(?:number of )?years since|when (?:\w+ ){1,2}(?:quit|stopped|gave up))"),
     (
         "smoking status: current or former",
         r"\bcurrently smoke|\bcurrent smok|\bformerly smoked|\bformer smok|\bstill smoke",
@@ -204,6 +206,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("increased bleeding risk", r"(?<!not )\bat increased (?:bleeding risk|risk of bleeding)"),
     ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
     ("harms outweigh benefits", r"\bharms outweigh the benefits"),
+    # "people who have never smoked should not be screened on the basis of second-hand smoke exposure alone"
+    ("never smoked", r"\b(?:have|has) never smoked\b|\bnever[- ]smokers?\b|\blifelong non-?smokers?\b"),
 )
 
 

@@ -38,6 +38,8 @@ _TARGET_CUE = re.compile(
     r"|\bbr(?:ing|ought)\w* (?:\w+ ){0,3}(?:to|into) (?:the )?\d|\btreat\w* until\b"
     # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139", "brought into the range of"
     r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b"
+    # "keep your A1C in the range of 7% to 8%", "maintained within 7-8%"
+    r"|\b(?:keep|kept|keeping|maintain\w*) (?:\w+ ){0,3}(?:in|within|between) (?:a |the )?(?:range\b|\d)"
     # "lowering systolic pressure to 120-129 mm Hg", "lower blood pressure in adults with hypertension to below 140/90"
     r"|\b(?:lower|reduc)\w* (?:\w+ ){0,8}to (?:below |under |less than )?\d",
     re.I,
@@ -133,6 +135,12 @@ _SYSTOLIC_OR = re.compile(
 )
 
 
+# a share of a panel's votes is how a consensus statement reports itself, not a value of its recommendation: "(94%
+# agreement)", "consensus was defined as at least 75% agreement", "endorsed by 88% of panel members"
+_VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:panel|panel members|panellists|panelists|members"
+                         r"|votes|voters|respondents|participants))\b", re.I)
+
+
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
     text = _spelled_percentages(text)
@@ -144,6 +152,8 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
+            if _VOTE_SHARE.match(after) and kind != "bp_pair":
+                continue
             if kind == "bp_pair":
                 unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(2)}", _op(before, after)
             elif kind == "range":

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from clinrag.tools.frames.schema import RECOMMEND_LIKE
+
 # "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation", "earns a B
 # grade", "(a 'B' grade)", "a grade of C"
 _GRADE = re.compile(
@@ -118,6 +120,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease|end)\b"
         r"|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
         r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b"
+        # "most men over 75 no longer need PSA tests"; "suggests that clinicians refrain from screening"
+        r"|\bno longer needs?\b|\bsuggest\w*\b[^.;]{0,40}\brefrain\w* from\b"
         # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
         r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
         r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))"
@@ -131,16 +135,17 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b|\bno longer (?:recommended|advised)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
-        r"|\bavoid\w*"
+        r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
         rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)\s+(?:routinely\s+)?"
         r"(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)|Stop|Discontinue)\b"
-        r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|be (?:stopped|discontinued|ceased))",
+        r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|end|be (?:stopped|discontinued|ceased|ended))\b",
     ),
     (
         "individual_decision",
         # (not "an individualised, risk-adapted strategy", which is what is recommended)
-        r"\bindividual (?:decision|one|basis)|\bindividuali[sz]ed\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan)\b)"
+        r"\bindividual (?:decision|one|basis)|\bbe individual(?=\s*(?:[,.;(]|and\b))"
+        r"|\bindividuali[sz]ed\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan)\b)"
         r"|\binformed decision"
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
@@ -164,7 +169,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "suggest_or_consider",
-        r"\bsuggest(?:s|ed)?\b|\bconsider(?:s|ed)?\b|\bmight\b|\bmay (?:also |still )?(?:begin|suit|justify|be|start|"
+        # (not "considers screening medically necessary", an insurer's word for what it covers)
+        r"\bsuggest(?:s|ed)?\b|\bconsider(?:s|ed)?\b(?![^.;]{0,80}\bmedically necessary\b)|\bmight\b"
+        r"|\bmay (?:also |still )?(?:begin|suit|justify|be|start|"
         r"offer|use|help|transition|switch|replace|substitute)\b|\bcan (?:switch|choose|opt|replace)\b"
         r"|\bacceptable\b|\bencourag\w+"
         r"|\breasonable\b",
@@ -175,10 +182,14 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
         # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
         # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
-        r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
+        r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b"
+        r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsend (?:you )?(?:your |an? )?(?:first )?invitation\b|\binclusion criteria\b"
         r"|\b(?:remain|are|is|become) eligible\b"
+        # a list of the tests a document accepts: "Suitable strategies include ...", "First-tier tests: ..."
+        r"|\b(?:suitable|appropriate|approved|first[- ](?:line|tier)) (?:screening )?"
+        r"(?:strateg(?:y|ies)|options?|tests?|modalit(?:y|ies)|methods?)\b"
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
         r"|\bthe (?:goal|target) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
@@ -195,7 +206,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
 _NOT_A_RECOMMENDATION = re.compile(
     # ("no longer have a cervix" is no change of guidance)
     # ("years since quitting no longer matter" changes who qualifies, not whether a recommendation stands)
-    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?)\b)"
+    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?)\b)"
     r"|\bhad been\b"
     r"|\bmoved (?:the|from)\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
@@ -247,16 +258,28 @@ def unbracketed(text: str) -> str:
     return re.sub(r"\([^()]*(?:\)|$)", " ", text)
 
 
+# permission to stop: a grade or class for it grades the statement that screening can end, which is no
+# recommendation to screen ("Screening can stop after age 65 for those with adequate negative prior screening
+# (Grade A)")
+_MAY_STOP = re.compile(
+    r"\b(?:can|may) (?:stop|discontinue|cease|end)\b|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
+    r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b", re.I)
+
+
 def action(text: str) -> str | None:
-    """The action a clause states: a grade or class decides when present, otherwise the first lexical cue. A bare
-    letter ("(B)") decides only when no word does: ADA writes its levels of evidence the same way ("is reasonable
-    (A)")."""
+    """The action a clause states: a grade or class decides when present (a favourable one graded on permission to
+    stop is that permission: "discourage"), otherwise the first lexical cue. A bare letter ("(B)") decides only
+    when no word does: ADA writes its levels of evidence the same way ("is reasonable (A)")."""
     grade = _GRADE.search(text)
     bare = grade is not None and re.fullmatch(r"\([A-Z]\)", grade.group(0)) is not None
+    may_stop = _MAY_STOP.search(unbracketed(text)) is not None
     if grade and not bare:
-        return _GRADE_ACTION[_grade_letter(grade)]
+        by_grade = _GRADE_ACTION[_grade_letter(grade)]
+        return "discourage" if may_stop and by_grade in RECOMMEND_LIKE else by_grade
     if m := _CLASS.search(text):
         by_class = _CLASS_ACTION[_class_of(m)]
+        if may_stop and by_class in RECOMMEND_LIKE:
+            return "discourage"
         # a weak class (IIa/IIb) that the text itself calls an individual decision ("whether to initiate a statin
         # should be an individualized decision (Class IIb)") is that decision
         if by_class == "suggest_or_consider" and re.search(_cue("individual_decision"), unbracketed(text), re.I):
