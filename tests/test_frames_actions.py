@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_frames_rules import one
 
-from clinrag.tools.frames.extract import extract_frames
+from clinrag.tools.frames.extract import document_frames, extract_frames
 
 
 def test_grade_i_is_insufficient_evidence_never_against():
@@ -240,3 +240,11 @@ def test_stopping_refraining_and_coverage(sentence, action):
 )
 def test_a_question_states_no_recommendation(sentence):
     assert extract_frames(sentence) == []
+
+
+def test_a_quality_measures_denominator_is_who_should_receive_it():
+    frames = document_frames({"doc_id": "m", "org": "M", "topic": "statin-primary-prevention", "text":
+                              "Denominator: patients aged 40 to 75 years who have a documented 10-year ASCVD risk of "
+                              "10% or greater."})
+    assert [(f.intervention, f.action, f.population.age_min, f.population.age_max) for f in frames] == [
+        ("statin", "recommend", 40, 75)]

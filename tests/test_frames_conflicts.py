@@ -138,3 +138,59 @@ def test_a_stance_for_another_risk_band_is_not_refined_away():
                               "at a 10-year cardiovascular risk of 7.5% to under 10% (grade C).")
     b = _doc("b", "B", topic, "At a 10-year cardiovascular risk of 7.5% or more, a statin should be started.")
     assert ("action", ("a", "b")) in _facets(a, b)
+
+
+def test_statins_a_risk_threshold_beside_an_ldl_band_and_a_subgroup_selected_by_ldl():
+    """The 10-year risk is named by its own word even after an LDL-C band; people selected by LDL-C >= 190 mg/dL
+    from age 20 do not move the start age; a goal is compared on action only with another goal; a weak class
+    "after a clinician-patient discussion" is an individual decision, so 76+ is no "no upper age limit"."""
+    topic = "statin-primary-prevention"
+    a = _doc("a", "A", topic, "In adults 40 to 75 years of age with LDL-C levels of 70 to 189 mg/dL, a 10-year ASCVD "
+                              "risk of 7.5% or higher warrants initiation of a moderate-intensity statin (Class I). In "
+                              "adults 20 to 75 years of age with an LDL-C level of 190 mg/dL or higher, maximally "
+                              "tolerated statin therapy is recommended (Class I). In patients started on a statin, an "
+                              "LDL-C goal of less than 70 mg/dL is reasonable (Class IIa). In adults older than 75 "
+                              "years, it may be reasonable to initiate a statin after a clinician-patient discussion "
+                              "(Class IIb).")
+    b = _doc("b", "B", topic, "We recommend a statin for adults aged 40 to 75 years who have an estimated 10-year "
+                              "cardiovascular risk of 10% or greater (strong recommendation). In adults older than 75 "
+                              "years, the decision to start a statin should be individualized.")
+    frames = document_frames(a)
+    assert [q.name for q in frames[0].thresholds] == ["LDL-C", "10-year CVD risk"]
+    assert frames[-1].action == "individual_decision"
+    assert _facets(a, b) == {("threshold", ("a", "b"))}
+
+
+def test_a_change_from_insufficient_evidence_to_an_individual_decision():
+    """Between organizations the two stances are compatible; between versions of one organization they are a
+    change of action."""
+    topic = "statin-primary-prevention"
+    old = _doc("v-2014", "V", topic, "For adults older than 75 years, the evidence is insufficient to recommend for "
+                                     "or against starting a statin.")
+    new = _doc("v-2021", "V", topic, "In adults older than 75 years, the decision to start a statin should be "
+                                     "individualized.")
+    other = {**new, "doc_id": "w", "org": "W"}
+    assert _facets(old, new) == {("action", ("v-2014", "v-2021"))}
+    assert _facets(old, other) == set()
+
+
+def test_an_a1c_goal_in_ifcc_units_only_is_compared_in_percent():
+    """53 mmol/mol is 7.0% (IFCC-NGSP master equation); a lower goal for diabetes managed by lifestyle measures
+    alone is another population."""
+    topic = "diabetes-glycemic-targets"
+    a = _doc("a", "A", topic, "For most adults with type 2 diabetes, agree an HbA1c target below 53 mmol/mol. Where "
+                              "diabetes is controlled by lifestyle measures alone, a lower target of 48 mmol/mol may "
+                              "be agreed.")
+    b = _doc("b", "B", topic, "Most adults with type 2 diabetes should aim for an A1C below 7%.")
+    c = _doc("c", "C", topic, "Clinicians should aim for an A1C of 6.5% or less in most adults with type 2 "
+                              "diabetes.")
+    assert _facets(a, b) == set()
+    assert _facets(a, c) == {("target", ("a", "c"))}
+
+
+def test_a_goal_is_not_compared_on_action_with_whom_to_start():
+    topic = "statin-primary-prevention"
+    a = _doc("a", "A", topic, "In patients started on a statin, an LDL-C goal of less than 70 mg/dL is reasonable "
+                              "(Class IIa).")
+    b = _doc("b", "B", topic, "For adults aged 40 to 75, whether to start a statin should be an individual decision.")
+    assert _facets(a, b) == set()

@@ -21,9 +21,13 @@ RISK_GROUP_CRITERIA = frozenset({"Black ancestry", "family history", "germline m
 
 
 def general(frame: Frame) -> bool:
-    """A frame about the general (not high-risk, not a subgroup) population."""
+    """A frame about the general (not high-risk, not a subgroup) population. People selected by a lower limit on
+    LDL-C ("aged 20 to 75 with an LDL-C of 190 mg/dL or higher": severe hypercholesterolemia) are a subgroup; a
+    band of LDL-C ("LDL-C of 70 to 189 mg/dL") describes the general population the recommendation is for."""
     p = frame.population
-    return not p.conditions and p.risk in (None, "average") and not RISK_GROUP_CRITERIA.intersection(p.criteria)
+    selected_by_ldl = any(q.name == "LDL-C" and q.op in (">=", ">") for q in frame.thresholds)
+    return (not p.conditions and p.risk in (None, "average") and not RISK_GROUP_CRITERIA.intersection(p.criteria)
+            and not selected_by_ldl)
 
 
 def _decision_bands(frames: list[Frame]) -> list[tuple[int, int]]:

@@ -142,13 +142,20 @@ def _band_text(f: Frame, docs: dict[Any, list[Frame]]) -> str:
     return f"ages {lo if lo else 'any'}-{hi if hi < 200 else 'up'}"
 
 
-def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> dict[str, tuple[str, str]]:
-    """Facet -> (value of a, value of b) for every facet on which two comparable frames differ."""
+def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "disagreement"
+                 ) -> dict[str, tuple[str, str]]:
+    """Facet -> (value of a, value of b) for every facet on which two comparable frames differ. Between versions
+    of one organization (``kind`` "change") any other stance is a change of action ("insufficient evidence" in
+    2014, "individualized" in 2021); between organizations the two compatible stances (an individual decision and
+    insufficient evidence) are not a disagreement. A goal to treat to is compared on action only with another
+    goal."""
     out = {}
     numbers_a = sorted(q.key() for q in a.thresholds + a.targets)
     same_numbers = bool(numbers_a) and numbers_a == sorted(q.key() for q in b.thresholds + b.targets)
+    stances_differ = STANCE[a.action] != STANCE[b.action] if kind == "change" else actions_disagree(a.action, b.action)
     if (
-        actions_disagree(a.action, b.action)
+        stances_differ
+        and bool(a.targets) == bool(b.targets)
         and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP))
         and not (_refined(a, docs) or _refined(b, docs))
     ):
@@ -169,10 +176,30 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> dict[str, 
     if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and ta and tb and ta != tb:
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
     # targets compared in the units both state ("below 53 mmol/mol (7.0%)" against "below 7%": the same goal)
-    ka, kb = _shared(a.targets, b.targets, "unit")
+    ka, kb = _shared(_a1c_in_percent(a.targets), _a1c_in_percent(b.targets), "unit")
     if both_rec and ka and kb and ka != kb:
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out
+
+
+def _ifcc_to_ngsp(mmol_mol: str) -> str:
+    """An HbA1c in IFCC units (mmol/mol) as the NGSP/DCCT percentage, by the IFCC-NGSP master equation
+    NGSP = 0.09148 x IFCC + 2.152, to one decimal as guidelines write it (48 -> 6.5, 53 -> 7.0, 58 -> 7.5,
+    64 -> 8.0)."""
+    return "-".join(_num(round(0.09148 * float(v) + 2.152, 1)) for v in mmol_mol.split("-"))
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def _a1c_in_percent(qs: list) -> list:
+    """A1C goals stated only in IFCC units, compared in percent ("below 53 mmol/mol" is the goal "below 7%"); a
+    goal that states a percentage is compared in its own words."""
+    if any(q.unit == "%" for q in qs):
+        return qs
+    return [q.model_copy(update={"value": _ifcc_to_ngsp(q.value), "unit": "%"}) if q.unit == "mmol/mol" else q
+            for q in qs]
 
 
 def _shared(qa: list, qb: list, attribute: str) -> tuple[list, list]:
@@ -234,7 +261,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
         for b in ordered[i + 1 :]:
             kind = _kind(a, b, replaced_on)
             if kind and comparable(a, b, docs):
-                for facet, (va, vb) in _pair_values(a, b, docs).items():
+                for facet, (va, vb) in _pair_values(a, b, docs, kind).items():
                     add(kind, facet, a, va, b, vb)
     _document_facets(docs, add, replaced_on)
     _option_changes(docs, add)

@@ -200,7 +200,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
      r"\b(?:with|are|is|in) frailty\b|\b(?:are|is) frail\b|\bfrail (?:older )?(?:people|persons|adults|patients)"),
     ("severe hypoglycemia",
      r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) hypo(?:glyc(?:a)?emia|s)\b"),
-    ("diabetes managed by diet alone", r"\b(?:diet|lifestyle)(?: and exercise)? alone\b|\bdiet-only\b"),
+    ("diabetes managed by diet alone",
+     r"\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b|\bdiet-only\b"),
     # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"
     ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b"),
     ("increased bleeding risk", r"(?<!not )\bat increased (?:bleeding risk|risk of bleeding)"),

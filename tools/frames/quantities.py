@@ -105,9 +105,12 @@ def _name(before: str, unit: str, is_target: bool) -> str:
     if unit == "%":
         if "a1c" in low:
             return "A1C"
-        if "ldl" in low:
+        # the nearer word names it: "with LDL-C levels of 70 to 189 mg/dL, a 10-year ASCVD risk of 7.5%" is a risk;
+        # "your chance of a heart attack or stroke in the next 10 years" is one too
+        risk = max(low.rfind("risk"), low.rfind("chance"))
+        if "ldl" in low and low.rfind("ldl") > risk:
             return "LDL-C reduction"
-        if "risk" in low or "chance" in low:  # "your chance of a heart attack or stroke in the next 10 years"
+        if risk >= 0:
             return "10-year CVD risk"
         return "percent"
     if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)

@@ -186,6 +186,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsend (?:you )?(?:your |an? )?(?:first )?invitation\b|\binclusion criteria\b"
+        # a quality measure's denominator: the people who should receive what its numerator counts
+        r"|^\W*(?:denominator|eligible population)\s*:"
         r"|\b(?:remain|are|is|become) eligible\b"
         # a list of the tests a document accepts: "Suitable strategies include ...", "First-tier tests: ..."
         r"|\b(?:suitable|appropriate|approved|first[- ](?:line|tier)) (?:screening )?"
@@ -266,6 +268,9 @@ _MAY_STOP = re.compile(
     r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b", re.I)
 
 
+_AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?discussion\b", re.I)
+
+
 def action(text: str) -> str | None:
     """The action a clause states: a grade or class decides when present (a favourable one graded on permission to
     stop is that permission: "discourage"), otherwise the first lexical cue. A bare letter ("(B)") decides only
@@ -282,7 +287,9 @@ def action(text: str) -> str | None:
             return "discourage"
         # a weak class (IIa/IIb) that the text itself calls an individual decision ("whether to initiate a statin
         # should be an individualized decision (Class IIb)") is that decision
-        if by_class == "suggest_or_consider" and re.search(_cue("individual_decision"), unbracketed(text), re.I):
+        # ("it may be reasonable to initiate a statin after a clinician-patient discussion (Class IIb)")
+        if by_class == "suggest_or_consider" and (re.search(_cue("individual_decision"), unbracketed(text), re.I)
+                                                  or _AFTER_DISCUSSION.search(text)):
             return "individual_decision"
         return by_class
     if _NOT_STOP.search(text):  # "screening should not stop at a set age": a double negative
