@@ -248,3 +248,34 @@ def test_a_quality_measures_denominator_is_who_should_receive_it():
                               "10% or greater."})
     assert [(f.intervention, f.action, f.population.age_min, f.population.age_max) for f in frames] == [
         ("statin", "recommend", 40, 75)]
+
+
+def test_a_clinical_pathways_steps():
+    """Numbered steps with a label ("Step 2, ages 21 to 29:") and the orders they give."""
+    text = ("Step 1, eligibility: begin routine cervical cancer screening at age 21; do not screen patients younger "
+            "than 21. Step 2, ages 21 to 29: order cervical cytology every 3 years. Step 3, ages 30 to 65: order "
+            "primary hrHPV testing and repeat every 5 years if negative. Step 4, exit: stop screening at 65 if prior "
+            "screening has been adequate and negative.")
+    frames = document_frames({"doc_id": "p", "org": "P", "topic": "cervical-cancer-screening", "text": text})
+    got = [(f.test, f.action, f.population.age_min, f.population.age_max,
+            f.interval_months and f.interval_months.min, f.population.conditions) for f in frames]
+    assert got == [(None, "recommend", 21, None, None, []), (None, "recommend_against", None, 20, None, []),
+                   ("cytology", "recommend", 21, 29, 36, []), ("hrHPV testing", "recommend", 30, 65, 60, []),
+                   (None, "recommend_against", None, None, None, ["adequate prior screening"])]
+
+
+def test_an_interval_stated_as_the_interval_and_a_leaflets_usual_repeat():
+    f = one("After a negative primary hrHPV test, the cervical screening interval should be five years (strong "
+            "recommendation).")
+    assert (f.test, f.interval_months.min, f.action) == ("hrHPV testing", 60, "recommend")
+    frames = document_frames({"doc_id": "l", "org": "L", "topic": "prostate-cancer-screening", "text":
+                              "If you decide to be tested, the test is usually repeated once a year."})
+    assert [(f.action, f.interval_months.min) for f in frames] == [("recommend", 12)]
+
+
+def test_a_second_population_that_repeats_the_verb_with_its_own_age():
+    frames = extract_frames("We recommend that men at average risk start talking with their doctor about PSA testing "
+                            "at age 45, and men at higher risk, such as Black men or men whose father or brother had "
+                            "prostate cancer, at age 40.")
+    assert [(f.action, f.population.age_min, sorted(f.population.criteria)) for f in frames] == [
+        ("individual_decision", 45, []), ("individual_decision", 40, ["Black ancestry", "family history"])]

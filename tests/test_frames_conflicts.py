@@ -194,3 +194,26 @@ def test_a_goal_is_not_compared_on_action_with_whom_to_start():
                               "(Class IIa).")
     b = _doc("b", "B", topic, "For adults aged 40 to 75, whether to start a statin should be an individual decision.")
     assert _facets(a, b) == set()
+
+
+def test_a_new_sole_test_with_another_interval_is_an_interval_change():
+    topic = "cervical-cancer-screening"
+    old = _doc("n-2015", "N", topic, "Women aged 21 to 65 years should be screened with cervical cytology alone every "
+                                     "3 years (Grade A).")
+    new = _doc("n-2022", "N", topic, "For people aged 25 to 65 years, the recommended strategy is primary high-risk "
+                                     "HPV testing every 5 years (Grade A).")
+    other = {**new, "doc_id": "m", "org": "M"}
+    assert ("interval", ("n-2015", "n-2022")) in _facets(old, new)
+    # between organizations, tests are compared test by test
+    assert not {f for f in _facets(old, other) if f[0] == "interval"}
+
+
+def test_a_risk_threshold_written_before_its_measure():
+    topic = "aspirin-primary-prevention"
+    a = _doc("a", "A", topic, "The decision to initiate low-dose aspirin in adults aged 40 to 59 years who have a 10% "
+                              "or greater 10-year CVD risk should be an individual one (Grade C).")
+    b = _doc("b", "B", topic, "Low-dose aspirin might be considered for adults 40 to 70 years of age at higher ASCVD "
+                              "risk (Class IIb). For this recommendation, higher ASCVD risk is defined as an estimated "
+                              "10-year risk of 20% or more.")
+    assert document_frames(a)[0].thresholds[0].name == "10-year CVD risk"
+    assert ("threshold", ("a", "b")) in _facets(a, b)

@@ -265,6 +265,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
                     add(kind, facet, a, va, b, vb)
     _document_facets(docs, add, replaced_on)
     _option_changes(docs, add)
+    _sole_test_changes(docs, add)
     out = []
     for key, entries in groups.items():
         kind, facet, intervention, _ = key
@@ -346,3 +347,26 @@ def _option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
                         f, f"{f.action}: {f.test} (ages {lo}-{hi})",
                         listed[0], f"{f.test} not among its recommended tests for ages {lo}-{hi} ({tests})",
                     )
+
+
+def _sole_test_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
+    """Between versions of one organization that each recommend a single test, a new test with another interval is
+    an ``interval`` change ("cytology every 3 years" in 2015, "primary hrHPV testing every 5 years" in 2022): the
+    organization's one screening schedule changed. Documents that list several tests are compared test by test."""
+    sole: dict[tuple, list[Frame]] = {}
+    for key, fs in docs.items():
+        timed = [f for f in fs if f.test and f.interval_months and f.action in RECOMMEND_LIKE and bands.general(f)]
+        if len({f.test for f in timed}) == 1:
+            sole[key] = timed
+    for (doc_a, intervention), fa in sole.items():
+        for (doc_b, other), fb in sole.items():
+            if other != intervention or doc_a >= doc_b or _kind(fa[0], fb[0]) != "change" or fa[0].test == fb[0].test:
+                continue
+            for a in fa:
+                lo, hi = bands.band(a, docs[(doc_a, intervention)])
+                for b in fb:
+                    blo, bhi = bands.band(b, docs[(doc_b, intervention)])
+                    if max(lo, blo) <= min(hi, bhi) and a.interval_months != b.interval_months:
+                        old, new = sorted((a, b), key=lambda f: (f.issued or "", f.doc_id or ""))
+                        add("change", "interval", old, f"{old.interval_months.text()} months ({old.test})",
+                            new, f"{new.interval_months.text()} months ({new.test})")

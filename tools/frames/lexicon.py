@@ -180,7 +180,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"),
     (
         "adequate prior screening",
-        r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening|\bprior screening was adequate",
+        r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening"
+        r"|\bprior screening (?:was|is|has been|had been) adequate",
     ),
     ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
     # secondary prevention: "patients who take aspirin after a heart attack, stent or stroke"

@@ -35,9 +35,23 @@ def _subject_segments(text: str) -> list[str] | None:
     return [f"{subject}{text[m.end() :]}" for subject in m.groups()]
 
 
+_PEOPLE = r"(?:men|women|adults|people|persons|patients|individuals|those)\b"
+_AT_AGE = r"at (?:the )?(?:age (?:of )?)?\d{2}\b"
+# a second population that repeats the first one's verb with its own age: "men at average risk should start talking
+# with their doctor about PSA testing at age 45, and men at higher risk, such as Black men ..., at age 40"
+_GAPPED_AGE = re.compile(
+    rf"^(?P<pre>.*?\b)(?P<h1>{_PEOPLE}.*?)(?P<verb>\s+(?:should\s+|to\s+|may\s+|can\s+)?(?:start|begin|be offered"
+    rf"|be screened|have)\b.*?)\s*(?P<age1>\b{_AT_AGE})\s*,\s*and\s+(?P<h2>{_PEOPLE}.*?),?\s+(?P<age2>{_AT_AGE})"
+    rf"(?P<rest>.*)$", re.I)
+
+
 def population_segments(text: str) -> list[str]:
     """One text per enumerated population ("in women younger than 21, in women over 65 ..., and in women who ...",
-    or two subjects with criteria of their own before the verb); the shared prefix and suffix go with each."""
+    or two subjects with criteria of their own before the verb, or a second subject that repeats the first one's
+    verb with an age of its own); the shared prefix and suffix go with each."""
+    if m := _GAPPED_AGE.match(text):
+        return [f"{m['pre']}{m['h1']}{m['verb']} {m['age1']}{m['rest']}", f"{m['pre']}{m['h2']}{m['verb']} {m['age2']}"
+                f"{m['rest']}"]
     if subjects := _subject_segments(text):
         return subjects
     heads = list(_POP_HEAD.finditer(text))

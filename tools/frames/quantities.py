@@ -99,7 +99,7 @@ def _op(before: str, after: str) -> str:
     return "="
 
 
-def _name(before: str, unit: str, is_target: bool) -> str:
+def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
     window = before[-70:]
     low = window.lower()
     if unit == "%":
@@ -111,6 +111,9 @@ def _name(before: str, unit: str, is_target: bool) -> str:
         if "ldl" in low and low.rfind("ldl") > risk:
             return "LDL-C reduction"
         if risk >= 0:
+            return "10-year CVD risk"
+        # the measure after the value: "who have a 10% or greater 10-year CVD risk"
+        if re.match(r"\s*(?:or (?:greater|higher|more|above)\s+)?(?:\d+-year\s+)?(?:\w+\s+){0,2}risk\b", after, re.I):
             return "10-year CVD risk"
         return "percent"
     if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)
@@ -149,6 +152,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     text = _spelled_percentages(text)
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, str, str, str, str]] = []  # (position, text before, unit, value, comparator)
+    following: dict[int, str] = {}  # position -> the text after the value
     for pattern, kind in _PATTERNS:
         for m in re.finditer(pattern, text, re.I):
             if any(m.start() < e and s < m.end() for s, e in taken):
@@ -164,6 +168,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             else:
                 unit, value, op = _unit(m.group(2)), _num(m.group(1)), _op(before, after)
             found.append((m.start(), before, unit, value, op))
+            following[m.start()] = after
     found.sort(key=lambda t: t[0])
     for i in range(1, len(found)):  # "below 7% (53 mmol/mol)": the same limit in other units, same comparator
         if found[i][4] == "=" and re.fullmatch(r"[^()]{0,16}\(\s*", found[i][1][found[i - 1][0] :]):
@@ -177,8 +182,8 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
         elif pair and found[i][4] not in ("=", "range") and found[i + 1][4] == "=":
             found[i + 1] = (*found[i + 1][:4], found[i][4])
     named = []
-    for (_, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
-        name = _name(before, unit, in_target)
+    for (pos, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
+        name = _name(before, unit, in_target, following[pos])
         is_target = in_target and "risk" not in name
         named.append(Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
     merged = _merge_systolic_diastolic(named)

@@ -98,9 +98,9 @@ _CLASS_ACTION = {
 }
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
-# "From age 30 to 65, screen ...") or a label of up to four words ("NICE: offer ...", "Key points for clinicians:
-# offer ...").
-_IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?: [\w/-]{1,15}){0,3}:\s*)?"
+# "From age 30 to 65, screen ...") or a label of up to six words ("NICE: offer ...", "Key points for clinicians:
+# offer ...", a pathway's "Step 2, ages 21 to 29: order ...").
+_IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}:\s*)?"
                   r"(?:(?:for|in|among|if|when|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
 # Lexical action cues, checked in this order (first match wins).
@@ -160,6 +160,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bwithout (?:first )?(?:discussing|a discussion|talking)\b"
         # "Black men should begin that conversation at 45"
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
+        r"|\b(?:begin|start)\w* (?:talking|discussing)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
         r"|\bshared decision[- ]making (?:with|about|for)\b"
         r"|\bdecision (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) (?:doctor|clinician"
@@ -197,10 +198,12 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
         r"|\bhypertension (?:is|are) diagnosed (?:when|at|if|by)\b"
+        # "if you decide to be tested, the test is usually repeated once a year"
+        r"|\b(?:is|are) (?:usually|generally|typically|normally|then) repeated\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
-        r"|Aim|Lower|Agree|Set)\b",
+        r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
