@@ -217,3 +217,28 @@ def test_a_risk_threshold_written_before_its_measure():
                               "10-year risk of 20% or more.")
     assert document_frames(a)[0].thresholds[0].name == "10-year CVD risk"
     assert ("threshold", ("a", "b")) in _facets(a, b)
+
+
+def test_blood_pressure_bands_goals_beside_home_goals_and_psa_levels():
+    """A high-normal band is named by its category (no threshold against a definition of hypertension); a pathway's
+    "Titrate ... to reach" states a goal, compared without the home-reading goal beside it; a PSA level in ng/mL is
+    a threshold that can change between versions."""
+    topic = "hypertension-thresholds"
+    a = _doc("a", "A", topic, "Adults with blood pressure between 130/85 and 139/89 mm Hg are classified as having "
+                              "high-normal blood pressure and should receive lifestyle advice rather than medication "
+                              "(strong recommendation). Hypertension is defined as a clinic blood pressure of "
+                              "140/90 mm Hg or higher.")
+    b = _doc("b", "B", topic, "Step 2: Diagnose hypertension when the clinic reading is 140/90 mm Hg or more. Step 4: "
+                              "Titrate treatment to reach a clinic blood pressure below 140/90 mm Hg (home reading "
+                              "below 135/85 mm Hg).")
+    c = _doc("c", "C", topic, "For most adults with hypertension, a treatment target of less than 130/80 mm Hg is "
+                              "recommended (Class I).")
+    assert _facets(a, b) == set()
+    assert ("target", ("b", "c")) in _facets(b, c)
+    band = document_frames(a)[0].thresholds[0]
+    assert (band.name, band.op, band.value) == ("high-normal blood pressure", "range", "130/85-139/89")
+    topic = "prostate-cancer-screening"
+    old = _doc("u-2013", "U", topic, "A PSA level of 4.0 ng/mL or higher should prompt referral for further "
+                                     "evaluation.")
+    new = _doc("u-2023", "U", topic, "A PSA of 3.0 ng/mL or higher should prompt repeat testing.")
+    assert _facets(old, new) == {("threshold", ("u-2013", "u-2023"))}

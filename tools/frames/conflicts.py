@@ -25,6 +25,7 @@ from collections import defaultdict
 from typing import Any
 
 from clinrag.tools.frames import bands
+from clinrag.tools.frames.quantities import OUT_OF_OFFICE
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
@@ -176,10 +177,22 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and ta and tb and ta != tb:
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
     # targets compared in the units both state ("below 53 mmol/mol (7.0%)" against "below 7%": the same goal)
-    ka, kb = _shared(_a1c_in_percent(a.targets), _a1c_in_percent(b.targets), "unit")
+    ka, kb = _shared(*(_a1c_in_percent(qs) for qs in _clinic_goals(a.targets, b.targets)), "unit")
     if both_rec and ka and kb and ka != kb:
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out
+
+
+def _clinic_goals(qa: list, qb: list) -> tuple[list, list]:
+    """Two documents' goals, without the home or ambulatory goal one states beside its clinic goal when the other
+    states none ("below 140/90 mm Hg (home reading below 135/85 mm Hg)" against "below 130/80 mm Hg")."""
+    def out_of_office(qs: list) -> bool:
+        return any(q.name.endswith(OUT_OF_OFFICE) for q in qs)
+
+    def clinic(qs: list, other: list) -> list:
+        return qs if out_of_office(other) else [q for q in qs if not q.name.endswith(OUT_OF_OFFICE)]
+
+    return clinic(qa, qb), clinic(qb, qa)
 
 
 def _ifcc_to_ngsp(mmol_mol: str) -> str:

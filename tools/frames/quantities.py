@@ -16,8 +16,11 @@ from clinrag.tools.frames.lexicon import NUMBER_WORDS
 from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
-_UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L)"
+_UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L|ng/mL)"
 _PATTERNS: tuple[tuple[str, str], ...] = (
+    # a band of readings: "between 130/85 and 139/89 mm Hg"
+    (r"(?:between\s+)?(\d{2,3})\s*/\s*(\d{2,3})\s*(?:mm\s*Hg\s*)?(?:and|to|-|–)\s*(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg",
+     "bp_range"),
     (r"(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg", "bp_pair"),
     # ("7.5% to <10%")
     (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+|<\s*)?{_X}\s*{_UNITS}",
@@ -62,7 +65,12 @@ def _spelled_percentages(text: str) -> str:
         lambda m: _word_value(m.group(1)) + (f"{m.group(2)}{_word_value(m.group(3))}" if m.group(3) else ""), text)
 
 
-_BP_CATEGORY = re.compile(r"(normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)", re.I)
+_BP_CATEGORY = re.compile(
+    r"(high-normal blood pressure|normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)",
+    re.I)
+
+
+OUT_OF_OFFICE = " (home or ambulatory)"
 
 
 def _num(text: str) -> str:
@@ -116,6 +124,8 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
         if re.match(r"\s*(?:or (?:greater|higher|more|above)\s+)?(?:\d+-year\s+)?(?:\w+\s+){0,2}risk\b", after, re.I):
             return "10-year CVD risk"
         return "percent"
+    if unit == "ng/mL":  # "a PSA level of 4.0 ng/mL or higher"
+        return "PSA" if "psa" in low else "ng/mL value"
     if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)
         return "A1C" if "a1c" in low else "mmol/mol value"
     if unit in ("mg/dL", "mmol/L"):
@@ -125,9 +135,13 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
         if "systolic" in low[-40:]
         else ("diastolic blood pressure" if "diastolic" in low[-40:] else "blood pressure")
     )
-    if is_target:
-        return measure
-    cats = _BP_CATEGORY.findall(before)
+    if is_target:  # a goal for home or ambulatory readings beside the clinic goal: "(home reading below 135/85)"
+        return measure + (OUT_OF_OFFICE if re.search(r"\b(?:home|ambulatory|daytime)\b", low[-30:]) else "")
+    # the category a band is named after it: "between 130/85 and 139/89 mm Hg are classified as having high-normal
+    # blood pressure"
+    cats = _BP_CATEGORY.findall(before) or _BP_CATEGORY.findall(
+        (re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
+         or re.match("", "")).group(0))
     if cats:
         name = cats[-1].lower()
         return name + (" (ambulatory)" if "ambulatory" in low else "")
@@ -159,9 +173,11 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
-            if _VOTE_SHARE.match(after) and kind != "bp_pair":
+            if _VOTE_SHARE.match(after) and not kind.startswith("bp_"):
                 continue
-            if kind == "bp_pair":
+            if kind == "bp_range":
+                unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(2)}-{m.group(3)}/{m.group(4)}", "range"
+            elif kind == "bp_pair":
                 unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(2)}", _op(before, after)
             elif kind == "range":
                 unit, value, op = _unit(m.group(3)), f"{_num(m.group(1))}-{_num(m.group(2))}", "range"
