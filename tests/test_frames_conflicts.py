@@ -242,3 +242,13 @@ def test_blood_pressure_bands_goals_beside_home_goals_and_psa_levels():
                                      "evaluation.")
     new = _doc("u-2023", "U", topic, "A PSA of 3.0 ng/mL or higher should prompt repeat testing.")
     assert _facets(old, new) == {("threshold", ("u-2013", "u-2023"))}
+
+
+def test_a_home_reading_that_confirms_the_diagnosis_is_not_the_clinic_threshold():
+    topic = "hypertension-thresholds"
+    a = _doc("a", "A", topic, "Hypertension is diagnosed when the clinic reading is at least 140 mm Hg systolic or 90 "
+                              "mm Hg diastolic, confirmed by a home average of 135/85 mm Hg or above (strong "
+                              "recommendation).")
+    b = _doc("b", "B", topic, "Blood pressure of 130/80 mm Hg or above is classified as hypertension (Class I).")
+    assert [q.name for q in document_frames(a)[0].thresholds] == ["hypertension", "hypertension (home)"]
+    assert _facets(a, b) == {("threshold", ("a", "b"))}

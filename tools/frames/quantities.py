@@ -144,7 +144,9 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
          or re.match("", "")).group(0))
     if cats:
         name = cats[-1].lower()
-        return name + (" (ambulatory)" if "ambulatory" in low else "")
+        # ("confirmed by a home average of 135/85 mm Hg": a home reading, not the clinic one before it)
+        setting = " (ambulatory)" if "ambulatory" in low else " (home)" if re.search(r"\bhome\b", low[-40:]) else ""
+        return name + setting
     return measure
 
 
