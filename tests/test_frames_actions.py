@@ -279,3 +279,33 @@ def test_a_second_population_that_repeats_the_verb_with_its_own_age():
                             "prostate cancer, at age 40.")
     assert [(f.action, f.population.age_min, sorted(f.population.criteria)) for f in frames] == [
         ("individual_decision", 45, []), ("individual_decision", 40, ["Black ancestry", "family history"])]
+
+
+def test_a_screening_programmes_letters_recalls_and_standards():
+    text = ("If you are aged 50 to 74, we will post you a home test kit called a FIT every 2 years. People under 50 "
+            "are not invited by the programme.")
+    frames = document_frames({"doc_id": "r", "org": "R", "topic": "colorectal-cancer-screening", "text": text})
+    assert [(f.test, f.action, f.population.age_min, f.population.age_max,
+             f.interval_months and f.interval_months.min) for f in frames] == [
+        ("FIT", "recommend", 50, 74, 24), (None, "recommend_against", None, 49, None)]
+    text = ("Participants aged 25 to 49 whose HPV result is negative are recalled 3 years later. Measure 5 reports the "
+            "percentage of eligible people adequately screened, with an acceptable level of 80%.")
+    frames = document_frames({"doc_id": "s", "org": "S", "topic": "cervical-cancer-screening", "text": text})
+    assert [(f.action, f.population.age_min, f.interval_months.min, f.thresholds) for f in frames] == [
+        ("recommend", 25, 36, [])]
+
+
+def test_a_strength_after_the_period_stays_with_its_sentence_and_asides_are_no_recommendation():
+    text = ("The board recommends biennial screening mammography for women aged 40 to 74 years. (B recommendation) "
+            "The board concludes that the evidence is insufficient for women 75 years or older. (I statement)")
+    frames = document_frames({"doc_id": "f", "org": "F", "topic": "breast-cancer-screening", "text": text})
+    assert [(f.action, f.population.age_min, f.strength) for f in frames] == [
+        ("recommend", 40, "grade B"), ("insufficient_evidence", 75, "grade I")]
+    frames = extract_frames("Clinicians should selectively offer a statin to adults aged 40 to 75 years with a 10-year "
+                            "risk of 7.5% to less than 10%; the likelihood of benefit is smaller in this group than in "
+                            "persons with a risk of 10% or greater (grade C).")
+    assert [(f.action, [q.value for q in f.thresholds]) for f in frames] == [("individual_decision", ["7.5-10"])]
+    frames = extract_frames("Although statin use may be beneficial in some adults with a 10-year risk of less than "
+                            "10%, the likelihood of benefit is smaller; clinicians may choose to offer a statin to "
+                            "adults aged 45 to 75 with a 10-year risk of 7.5% to 10% (grade C).")
+    assert [(f.action, [q.value for q in f.thresholds]) for f in frames] == [("individual_decision", ["7.5-10"])]

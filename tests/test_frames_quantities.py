@@ -177,3 +177,20 @@ def test_a_panels_vote_share_is_no_threshold():
 def test_keeping_a1c_in_a_range_is_a_target():
     f = one("For most people with type 2 diabetes, your clinician should keep your A1C in the range of 7% to 8%.")
     assert [(q.op, q.value, q.unit) for q in f.targets] == [("range", "7-8", "%")] and f.thresholds == []
+
+
+def test_lower_than_the_goal_and_a_quality_measures_numerator():
+    f = one("Achievement of A1C levels lower than the goal of 7% may be acceptable if this can be achieved safely.")
+    assert [(q.op, q.value) for q in f.targets] == [("<", "7")]
+    frames = extract_frames("Numerator: patients whose most recent blood pressure reading has a systolic value below "
+                            "140 mm Hg and a diastolic value below 90 mm Hg.")
+    assert [(f.intervention, [(q.op, q.value) for q in f.targets]) for f in frames] == [
+        ("blood-pressure target", [("<", "140/90")])]
+
+
+def test_treatment_to_lower_blood_pressure_at_a_value_is_when_to_start():
+    frames = extract_frames("In the general population aged 60 years or older, initiate pharmacologic treatment to "
+                            "lower blood pressure at a systolic blood pressure of 150 mm Hg or higher, and treat to a "
+                            "goal systolic pressure lower than 150 mm Hg (Grade A).")
+    assert [(f.intervention, [q.text() for q in f.thresholds], [q.text() for q in f.targets]) for f in frames] == [
+        ("blood-pressure threshold", [">=150 mm Hg"], []), ("blood-pressure target", [], ["<150 mm Hg"])]

@@ -99,7 +99,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
     (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
 )
-_START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*)\b", re.I)
+_START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*|first)\b", re.I)
 # "brother diagnosed ... before age 65", "whose father had prostate cancer before age 65" (right before the age:
 # "men whose father had prostate cancer may be offered a PSA test from the age of 45" is about the men)
 _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$|\b(?:had|has|developed) (?:\w+ ){0,2}cancer\s*$", re.I)

@@ -154,6 +154,14 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
     )
 
 
+# a clause beside a sentence's recommendation that recommends nothing itself: an opening concession ("Although statin
+# use may be beneficial in some adults with a 10-year risk of less than 10%, the likelihood of benefit is smaller;
+# ...") or a later comparison ("...; the likelihood of benefit is smaller in this group than in persons with a risk of
+# 10% or greater")
+_CONCESSION = re.compile(r"^\W*(?:although|though|even though)\b", re.I)
+_COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|less|more)\b[^.;]*\bthan\b", re.I)
+
+
 def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: FrameContext | None = None) -> list[Frame]:
     """The recommendation frames one sentence states ([] when it states none)."""
     sentence = " ".join(sentence.split())
@@ -186,6 +194,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             # "... calls for clinicians to aim for ... (weak ...) and to deintensify ... (weak ...)": a part that
             # continues the verb before it with another infinitive takes that verb's action (its strength is its own)
             continues = number > 0 and inherited_action and re.match(r"\W*(?:and|or)\s+to\s", text, re.I)
+            if (number == 0 and len(parts) > 1 and _CONCESSION.search(text)) or (
+                number > 0 and _COMPARISON.search(text)
+            ):
+                continue  # a concession or a comparison beside the recommendation, not one of its own
             own_action = None if continues else rules.action(text)
             act = own_action or (whole_action if len(parts) == 1 else inherited_action)
             if act is None:
@@ -278,8 +290,15 @@ def _segmenter() -> Any:
 
 
 def sentences(text: str) -> list[str]:
-    """Sentence split with pysbd (spaCy's parser splits "mm Hg." after "mm")."""
-    return [s.strip() for s in _segmenter().segment(text) if s.strip()]
+    """Sentence split with pysbd (spaCy's parser splits "mm Hg." after "mm"); a strength written after the period
+    ("... aged 40 to 74 years. (B recommendation)") stays with its sentence."""
+    out: list[str] = []
+    for s in (s.strip() for s in _segmenter().segment(text)):
+        if out and re.fullmatch(r"\([^()]*\)\.?", s):
+            out[-1] = f"{out[-1]} {s}"
+        elif s:
+            out.append(s)
+    return out
 
 
 def document_frames(document: Any) -> list[Frame]:

@@ -30,7 +30,11 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 _TARGET_CUE = re.compile(
     r"\btarget(?!-organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL|\btreat(?:ed|ing)? to\b"
     # "treat most people with type 2 diabetes to an A1C of 7% to 8%"
-    r"|\btreat\w*\b[^.;,]{0,60}?\bto (?:an? |the )?(?:A1C|HbA1c|hemoglobin A1c|(?:\w+ )?blood pressure|systolic|LDL)\b"
+    # (not "initiate treatment to lower blood pressure at ...", which says when to start)
+    r"|\btreat\w*\b[^.;,]{0,60}?\bto (?:an? |the )?(?:A1C|HbA1c|hemoglobin A1c"
+    r"|(?!lower |reduce )(?:\w+ )?blood pressure|systolic|LDL)\b"
+    # a quality measure's control: "whose most recent blood pressure was adequately controlled (<140/90 mm Hg)"
+    r"|\badequately controlled\b|^\W*numerator\b"
     r"|\bto (?:reach|achieve|attain)\b|\bachiev\w*|\battain\w*"
     r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:first |further |then )?(?:to|below|under)\b"
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"
@@ -90,7 +94,8 @@ def _op(before: str, after: str) -> str:
     before, after = before[-30:].lower(), after[:25].lower()
     if re.search(r"(?:at or below|at most|≤|<=)\s*$", before):
         return "<="
-    if re.search(r"(?:under|below|less than|lower than|<)\s*$", before):
+    # ("A1C levels lower than the goal of 7%")
+    if re.search(r"(?:under|below|less than|lower than|<)\s*(?:the (?:goal|target|level) of\s*)?$", before):
         return "<"
     if re.search(r"(?:at least|at or above|≥|>=)\s*$", before) or re.match(
         r"\s*(?:(?:systolic|diastolic|SBP|DBP)\s+)?(?:or (?:higher|more|greater|above)|\+)", after
@@ -163,6 +168,11 @@ _VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:panel|panel 
                          r"|votes|voters|respondents|participants))\b", re.I)
 
 
+# a programme's performance standard is not a value of a recommendation: "with an acceptable level of 80%", "an
+# achievable level of at least 95%"
+_PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\b[^.;]{0,15}$", re.I)
+
+
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
     text = _spelled_percentages(text)
@@ -175,7 +185,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
-            if _VOTE_SHARE.match(after) and not kind.startswith("bp_"):
+            if (_VOTE_SHARE.match(after) or _PERFORMANCE.search(before)) and not kind.startswith("bp_"):
                 continue
             if kind == "bp_range":
                 unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(2)}-{m.group(3)}/{m.group(4)}", "range"

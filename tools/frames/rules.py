@@ -135,7 +135,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b|\bno longer (?:recommended|advised)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
-        r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b"
+        r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not invited\b"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
         rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)\s+(?:routinely\s+)?"
         r"(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)|Stop|Discontinue)\b"
@@ -188,7 +188,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsend (?:you )?(?:your |an? )?(?:first )?invitation\b|\binclusion criteria\b"
         # a quality measure's denominator: the people who should receive what its numerator counts
-        r"|^\W*(?:denominator|eligible population)\s*:"
+        r"|^\W*(?:denominator|numerator|eligible population)\s*:"
         r"|\b(?:remain|are|is|become) eligible\b"
         # a list of the tests a document accepts: "Suitable strategies include ...", "First-tier tests: ..."
         r"|\b(?:suitable|appropriate|approved|first[- ](?:line|tier)) (?:screening )?"
@@ -201,7 +201,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "if you decide to be tested, the test is usually repeated once a year"
         r"|\b(?:is|are) (?:usually|generally|typically|normally|then) repeated\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
-        r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
+        r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
+        r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
         r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate)\b",
     ),
@@ -217,7 +218,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b"
     # an emergency reading is a reason to refer, not a threshold or a goal of the recommendation
-    r"|\bsame-day (?:assessment|referral|review)\b",
+    r"|\bsame-day (?:assessment|referral|review)\b"
+    # a programme's performance standard ("... adequately screened, with an acceptable level of 80%")
+    r"|\b(?:acceptable|achievable) (?:level|standard)\b",
     re.I,
 )
 # a finding ("observational data suggest that X is associated with Y") is not advice, unless the sentence also
