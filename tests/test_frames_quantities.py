@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_frames_rules import one
 
-from clinrag.tools.frames.extract import extract_frames
+from clinrag.tools.frames.extract import document_frames, extract_frames
 
 
 def test_blood_pressure_target_and_threshold_values():
@@ -194,3 +194,36 @@ def test_treatment_to_lower_blood_pressure_at_a_value_is_when_to_start():
                             "goal systolic pressure lower than 150 mm Hg (Grade A).")
     assert [(f.intervention, [q.text() for q in f.thresholds], [q.text() for q in f.targets]) for f in frames] == [
         ("blood-pressure threshold", [">=150 mm Hg"], []), ("blood-pressure target", [], ["<150 mm Hg"])]
+
+
+def test_patient_wording_reads_without_a_unit_and_bands_of_readings():
+    frames = document_frames({"doc_id": "p", "org": "P", "topic": "hypertension-thresholds", "text":
+                              "Whatever your age, your doctor should offer you medicine if your blood pressure stays "
+                              "at 140/90 or higher. Most people under 80 who take medicine should aim for a clinic "
+                              "reading below 140/90. Your next appointment is on 12/05."})
+    assert [(f.intervention, [q.text() for q in f.thresholds + f.targets]) for f in frames] == [
+        ("blood-pressure threshold", [">=140/90 mm Hg"]), ("blood-pressure target", ["<140/90 mm Hg"])]
+    f = extract_frames("In patients with grade 1 hypertension (140-159/90-99 mm Hg), drug treatment should be "
+                       "started.")[0]
+    assert [(q.op, q.value) for q in f.thresholds] == [("range", "140/90-159/99")]
+
+
+def test_a_consensus_panels_voting_share_and_a_very_high_risk_group():
+    frames = document_frames({"doc_id": "c", "org": "C", "topic": "hypertension-thresholds", "text":
+                              "In selected very-high-risk patients with high-normal BP (130-139/85-89 mm Hg), drug "
+                              "treatment may be considered."})
+    assert [(f.population.risk, f.action) for f in frames] == [("very high", "suggest_or_consider")]
+    f = extract_frames("Hypertension should be defined as an office blood pressure of 140/90 mm Hg or higher, with "
+                       "consensus defined as agreement by at least 80% of voting members.")[0]
+    assert [q.value for q in f.thresholds] == ["140/90"]
+
+
+def test_an_objective_of_treatment_and_a_target_range_in_a_whereas_clause():
+    f = one("The first objective of treatment is to lower office blood pressure to below 140/90 mm Hg in all "
+            "patients.")
+    assert (f.intervention, [q.text() for q in f.targets]) == ("blood-pressure target", ["<140/90 mm Hg"])
+    frames = extract_frames("Office blood pressure should then be lowered to below 130/80 mm Hg in most patients "
+                            "aged 18 to 64 years, whereas in patients aged 65 years and older the systolic target "
+                            "range is 130 to 139 mm Hg.")
+    assert [(f.population.age_min, [q.text() for q in f.targets]) for f in frames] == [
+        (18, ["<130/80 mm Hg"]), (65, ["130-139 mm Hg"])]

@@ -40,7 +40,7 @@ _ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
 # class I, level A)", "(qualified recommendations)", "(I statements)"
 _FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all|recommendations|statements)\b[^()]*)\)\W*$", re.I)
 _RISK = (
-    (re.compile(r"\b(?:even higher|very high) risk\b", re.I), "very high"),
+    (re.compile(r"\b(?:even higher|very[- ]high)[- ]risk\b", re.I), "very high"),
     (re.compile(r"\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
     (re.compile(r"\baverage[- ]risk\b|\baverage risk\b", re.I), "average"),
 )

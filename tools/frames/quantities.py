@@ -18,10 +18,14 @@ from clinrag.tools.frames.schema import Quantity
 _X = r"(\d+(?:\.\d+)?)"
 _UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L|ng/mL)"
 _PATTERNS: tuple[tuple[str, str], ...] = (
-    # a band of readings: "between 130/85 and 139/89 mm Hg"
+    # a band of readings: "grade 1 hypertension (140-159/90-99 mm Hg)", "between 130/85 and 139/89 mm Hg"
+    (r"(\d{2,3})\s*[-–]\s*(\d{2,3})\s*/\s*(\d{2,3})\s*[-–]\s*(\d{2,3})\s*mm\s*Hg", "bp_band"),
     (r"(?:between\s+)?(\d{2,3})\s*/\s*(\d{2,3})\s*(?:mm\s*Hg\s*)?(?:and|to|-|–)\s*(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg",
      "bp_range"),
     (r"(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg", "bp_pair"),
+    # a reading without its unit in patient wording ("if your blood pressure stays at 140/90 or higher", "aim for a
+    # clinic reading below 140/90"), read only in a clause about blood pressure (:func:`quantities`)
+    (r"(?<![\d/.\-–])(\d{2,3})\s*/\s*(\d{2,3})(?![\d/\-–]|\.\d)(?!\s*(?:mm|%|mg|mmol))", "bp_bare"),
     # ("7.5% to <10%")
     (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+|<\s*)?{_X}\s*{_UNITS}",
      "range"),
@@ -164,8 +168,9 @@ _SYSTOLIC_OR = re.compile(
 
 # a share of a panel's votes is how a consensus statement reports itself, not a value of its recommendation: "(94%
 # agreement)", "consensus was defined as at least 75% agreement", "endorsed by 88% of panel members"
-_VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:panel|panel members|panellists|panelists|members"
-                         r"|votes|voters|respondents|participants))\b", re.I)
+_VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:voting )?(?:panel|panel members|panellists"
+                         r"|panelists|members|votes|voters|respondents|participants))\b", re.I)
+_ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|\bsystolic\b", re.I)
 
 
 # a programme's performance standard is not a value of a recommendation: "with an acceptable level of 80%", "an
@@ -187,9 +192,14 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             before, after = text[: m.start()], text[m.end() :]
             if (_VOTE_SHARE.match(after) or _PERFORMANCE.search(before)) and not kind.startswith("bp_"):
                 continue
-            if kind == "bp_range":
+            if kind == "bp_bare" and not (_ABOUT_BP.search(text) and 70 <= int(m.group(1)) <= 260
+                                          and 40 <= int(m.group(2)) <= 160 and int(m.group(1)) > int(m.group(2))):
+                continue
+            if kind == "bp_band":
+                unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(3)}-{m.group(2)}/{m.group(4)}", "range"
+            elif kind == "bp_range":
                 unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(2)}-{m.group(3)}/{m.group(4)}", "range"
-            elif kind == "bp_pair":
+            elif kind in ("bp_pair", "bp_bare"):
                 unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(2)}", _op(before, after)
             elif kind == "range":
                 unit, value, op = _unit(m.group(3)), f"{_num(m.group(1))}-{_num(m.group(2))}", "range"
