@@ -25,7 +25,7 @@ from collections import defaultdict
 from typing import Any
 
 from clinrag.tools.frames import bands
-from clinrag.tools.frames.quantities import OUT_OF_OFFICE
+from clinrag.tools.frames.quantities import OUT_OF_OFFICE, number_text
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
@@ -199,11 +199,7 @@ def _ifcc_to_ngsp(mmol_mol: str) -> str:
     """An HbA1c in IFCC units (mmol/mol) as the NGSP/DCCT percentage, by the IFCC-NGSP master equation
     NGSP = 0.09148 x IFCC + 2.152, to one decimal as guidelines write it (48 -> 6.5, 53 -> 7.0, 58 -> 7.5,
     64 -> 8.0)."""
-    return "-".join(_num(round(0.09148 * float(v) + 2.152, 1)) for v in mmol_mol.split("-"))
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if value == int(value) else str(value)
+    return "-".join(number_text(round(0.09148 * float(v) + 2.152, 1)) for v in mmol_mol.split("-"))
 
 
 def _a1c_in_percent(qs: list) -> list:

@@ -64,7 +64,7 @@ _SPELLED_PERCENT = re.compile(
 
 def _word_value(word: str) -> str:
     number, and_a_half, _ = word.lower().partition(" and a half")
-    return _num(str(NUMBER_WORDS[number] + (0.5 if and_a_half else 0)))
+    return number_text(str(NUMBER_WORDS[number] + (0.5 if and_a_half else 0)))
 
 
 def _spelled_percentages(text: str) -> str:
@@ -81,7 +81,8 @@ _BP_CATEGORY = re.compile(
 OUT_OF_OFFICE = " (home or ambulatory)"
 
 
-def _num(text: str) -> str:
+def number_text(text: str | float) -> str:
+    """A number as guidelines write it, trailing zeros dropped ("7.0" -> "7")."""
     v = float(text)
     return str(int(v)) if v == int(v) else str(v)
 
@@ -202,9 +203,9 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             elif kind in ("bp_pair", "bp_bare"):
                 unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(2)}", _op(before, after)
             elif kind == "range":
-                unit, value, op = _unit(m.group(3)), f"{_num(m.group(1))}-{_num(m.group(2))}", "range"
+                unit, value, op = _unit(m.group(3)), f"{number_text(m.group(1))}-{number_text(m.group(2))}", "range"
             else:
-                unit, value, op = _unit(m.group(2)), _num(m.group(1)), _op(before, after)
+                unit, value, op = _unit(m.group(2)), number_text(m.group(1)), _op(before, after)
             found.append((m.start(), before, unit, value, op))
             following[m.start()] = after
     found.sort(key=lambda t: t[0])
