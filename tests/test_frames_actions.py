@@ -309,3 +309,27 @@ def test_a_strength_after_the_period_stays_with_its_sentence_and_asides_are_no_r
                             "10%, the likelihood of benefit is smaller; clinicians may choose to offer a statin to "
                             "adults aged 45 to 75 with a 10-year risk of 7.5% to 10% (grade C).")
     assert [(f.action, [q.value for q in f.thresholds]) for f in frames] == [("individual_decision", ["7.5-10"])]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [  # a double negative about stopping is a recommendation to go on
+     ("There is no upper age limit at which breast cancer screening should stop: screening should continue as long as "
+      "a woman is in good health.", [("recommend", None)]),
+     ("After age 74, we do not advise PSA testing for men who have no symptoms.", [("recommend_against", 75)]),
+     ("If you are Black, this conversation about PSA testing should start earlier, at age 45.",
+      [("individual_decision", 45)]),
+     # a change narrative, not the recommendation now in force
+     ("The Council extended routine screening mammography to women in their 40s, for whom starting screening had "
+      "previously been an individual decision.", [])],
+)
+def test_continuing_not_advising_conversations_and_what_had_previously_been(text, expected):
+    assert [(f.action, f.population.age_min) for f in extract_frames(text)] == expected
+
+
+def test_continuing_as_long_as_health_allows_is_no_upper_age_limit():
+    from clinrag.tools.frames.bands import NO_UPPER_LIMIT, stop_age
+    frames = document_frames({"doc_id": "o", "org": "O", "topic": "breast-cancer-screening", "text":
+                              "Women at average risk should begin regular screening mammography at age 45 years. Women "
+                              "should continue screening mammography as long as their overall health is good."})
+    assert stop_age(frames)[0] == NO_UPPER_LIMIT

@@ -130,7 +130,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "recommend_against",
-        r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not recommend|\bnot recommended\b"
+        r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not (?:recommend|advise)|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b|\bno longer (?:recommended|advised)\b"
@@ -151,7 +151,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
         # "statin initiation is left to clinical judgment and a discussion with the patient"
         r"|\bleft to (?:clinical judg\w+|the (?:clinician|patient)|individual)\w*"
-        r"|\bdiscussion should start|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
+        r"|\b(?:discussion|conversation)(?: (?:about|of|on) [^.,;]{1,40})? should (?:start|begin)"
+        r"|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecide together\b"
         r"|\b(?:offered|offers) the same discussion\b"
         r"|\bcounsel+ed (?:about|on) (?:the )?(?:possible )?"
@@ -213,7 +214,7 @@ _NOT_A_RECOMMENDATION = re.compile(
     # ("no longer have a cervix" is no change of guidance)
     # ("years since quitting no longer matter" changes who qualifies, not whether a recommendation stands)
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?)\b)"
-    r"|\bhad been\b"
+    r"|\bhad (?:previously |formerly |earlier )?been\b"
     r"|\bmoved (?:the|from)\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b"
@@ -253,7 +254,8 @@ def is_recommendation_text(text: str) -> bool:
 
 # no age at which to stop: "screening should not stop at a set age", "there is no fixed age to stop"
 _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
-CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b", re.I)
+CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b"
+                       r"|\bcontinue\w* (?:\w+ ){0,3}(?:as long as|for as long as)\b", re.I)
 
 
 def _cue(name: str) -> str:
@@ -298,7 +300,10 @@ def action(text: str) -> str | None:
                                                   or _AFTER_DISCUSSION.search(text)):
             return "individual_decision"
         return by_class
-    if _NOT_STOP.search(text):  # "screening should not stop at a set age": a double negative
+    # double negatives: "screening should not stop at a set age", "there is no upper age limit at which screening
+    # should stop: screening should continue as long as ..."
+    if _NOT_STOP.search(text) or (CONTINUES.search(text) and re.search(r"\b(?:should|must) (?:stop|end|cease)\b",
+                                                                        text, re.I)):
         return "recommend"
     for name, pattern in _ACTION_CUES:
         if re.search(pattern, text, re.I if name != "recommend" else re.I | re.M):
