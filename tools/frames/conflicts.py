@@ -84,13 +84,13 @@ def comparable(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
         return False
     if bands.RISK_GROUP_CRITERIA.intersection(pa.criteria) != bands.RISK_GROUP_CRITERIA.intersection(pb.criteria):
         return False  # "Black men ... from 40" is not compared with a recommendation for average-risk men
-    (alo, ahi), (blo, bhi) = (
-        bands.band(a, docs[(a.doc_id, a.intervention)]),
-        bands.band(b, docs[(b.doc_id, b.intervention)]),
-    )
-    if max(alo, blo) > min(ahi, bhi):
-        return False
-    return _risks_overlap(a, b)
+    return _ages_meet(a, b, docs) and _risks_overlap(a, b)
+
+
+def _ages_meet(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
+    """Whether two frames' effective age bands (:func:`bands.band`, each among its own document's frames) meet."""
+    (alo, ahi), (blo, bhi) = (bands.band(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
+    return max(alo, blo) <= min(ahi, bhi)
 
 
 def actions_disagree(a: str, b: str) -> bool:
@@ -108,13 +108,6 @@ def _refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     p = f.population
     if p.age_min is not None or p.age_max is not None:
         return False
-    own = docs[(f.doc_id, f.intervention)]
-    lo, hi = bands.band(f, own)
-
-    def meets(g: Frame) -> bool:
-        glo, ghi = bands.band(g, own)
-        return max(lo, glo) <= min(hi, ghi)
-
     return any(
         g is not f
         and (g.population.age_min is not None or g.population.age_max is not None)
@@ -123,8 +116,8 @@ def _refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
         and sorted(g.population.conditions) == sorted(p.conditions)
         and STANCE[g.action] != STANCE[f.action]
         and _risks_overlap(f, g)
-        and meets(g)
-        for g in own
+        and _ages_meet(f, g, docs)
+        for g in docs[(f.doc_id, f.intervention)]
     )
 
 
@@ -340,16 +333,11 @@ def _option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
             for f in fa:
                 if f.action not in RECOMMEND_LIKE:
                     continue
-                lo, hi = bands.band(f, docs[(doc_a, intervention)])
-
-                def overlaps(g: Frame) -> bool:
-                    glo, ghi = bands.band(g, docs[(doc_b, intervention)])
-                    return max(lo, glo) <= min(hi, ghi)
-
-                if any(g.test == f.test and overlaps(g) for g in fb):
+                if any(g.test == f.test and _ages_meet(f, g, docs) for g in fb):
                     continue
-                listed = [g for g in fb if g.action in RECOMMEND_LIKE and overlaps(g)]
+                listed = [g for g in fb if g.action in RECOMMEND_LIKE and _ages_meet(f, g, docs)]
                 if listed:
+                    lo, hi = bands.band(f, docs[(doc_a, intervention)])
                     tests = ", ".join(sorted({g.test for g in listed if g.test}))
                     add(
                         "change", "action",
@@ -372,10 +360,8 @@ def _sole_test_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
             if other != intervention or doc_a >= doc_b or _kind(fa[0], fb[0]) != "change" or fa[0].test == fb[0].test:
                 continue
             for a in fa:
-                lo, hi = bands.band(a, docs[(doc_a, intervention)])
                 for b in fb:
-                    blo, bhi = bands.band(b, docs[(doc_b, intervention)])
-                    if max(lo, blo) <= min(hi, bhi) and a.interval_months != b.interval_months:
+                    if _ages_meet(a, b, docs) and a.interval_months != b.interval_months:
                         old, new = sorted((a, b), key=lambda f: (f.issued or "", f.doc_id or ""))
                         add("change", "interval", old, f"{old.interval_months.text()} months ({old.test})",
                             new, f"{new.interval_months.text()} months ({new.test})")

@@ -149,9 +149,9 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
         return measure + (OUT_OF_OFFICE if re.search(r"\b(?:home|ambulatory|daytime)\b", low[-30:]) else "")
     # the category a band is named after it: "between 130/85 and 139/89 mm Hg are classified as having high-normal
     # blood pressure"
-    cats = _BP_CATEGORY.findall(before) or _BP_CATEGORY.findall(
-        (re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
-         or re.match("", "")).group(0))
+    named_after = re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}",
+                           after)
+    cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
     if cats:
         name = cats[-1].lower()
         # ("confirmed by a home average of 135/85 mm Hg": a home reading, not the clinic one before it)

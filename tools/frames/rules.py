@@ -103,6 +103,11 @@ _CLASS_ACTION = {
 _IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}:\s*)?"
                   r"(?:(?:for|in|among|if|when|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
+# permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
+# "discourage", and what turns a favourable grade into one (:func:`action`)
+_MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end)\b|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
+                 r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b")
+
 # Lexical action cues, checked in this order (first match wins).
 _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
@@ -117,11 +122,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "discourage",
-        r"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|\b(?:can|may) (?:stop|discontinue|cease|end)\b"
-        r"|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
-        r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bnot (?:necessary|needed)\b"
-        # "most men over 75 no longer need PSA tests"; "suggests that clinicians refrain from screening"
-        r"|\bno longer needs?\b|\bsuggest\w*\b[^.;]{0,40}\brefrain\w* from\b"
+        rf"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|{_MAY_STOP_CUE}|\bnot (?:necessary|needed)\b"
+        # "suggests that clinicians refrain from screening"
+        r"|\bsuggest\w*\b[^.;]{0,40}\brefrain\w* from\b"
         # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
         r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
         r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))"
@@ -271,9 +274,7 @@ def unbracketed(text: str) -> str:
 # permission to stop: a grade or class for it grades the statement that screening can end, which is no
 # recommendation to screen ("Screening can stop after age 65 for those with adequate negative prior screening
 # (Grade A)")
-_MAY_STOP = re.compile(
-    r"\b(?:can|may) (?:stop|discontinue|cease|end)\b|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
-    r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b", re.I)
+_MAY_STOP = re.compile(_MAY_STOP_CUE, re.I)
 
 
 _AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?discussion\b", re.I)
@@ -285,13 +286,12 @@ def action(text: str) -> str | None:
     when no word does: ADA writes its levels of evidence the same way ("is reasonable (A)")."""
     grade = _GRADE.search(text)
     bare = grade is not None and re.fullmatch(r"\([A-Z]\)", grade.group(0)) is not None
-    may_stop = _MAY_STOP.search(unbracketed(text)) is not None
     if grade and not bare:
         by_grade = _GRADE_ACTION[_grade_letter(grade)]
-        return "discourage" if may_stop and by_grade in RECOMMEND_LIKE else by_grade
+        return "discourage" if by_grade in RECOMMEND_LIKE and _MAY_STOP.search(unbracketed(text)) else by_grade
     if m := _CLASS.search(text):
         by_class = _CLASS_ACTION[_class_of(m)]
-        if may_stop and by_class in RECOMMEND_LIKE:
+        if by_class in RECOMMEND_LIKE and _MAY_STOP.search(unbracketed(text)):
             return "discourage"
         # a weak class (IIa/IIb) that the text itself calls an individual decision ("whether to initiate a statin
         # should be an individualized decision (Class IIb)") is that decision
