@@ -87,6 +87,16 @@ def test_plurals_of_lay_words_including_y_to_ies(vocab):
     assert "pack-years" in understand_by_rules("i smoked a pack a day", vocab).searched_as
 
 
+def test_a_bare_type_2_is_read_as_type_2_diabetes(vocab):
+    assert understand_by_rules("whats a normal a1c goal for my husband hes type 2", vocab).searched_as == \
+        "whats a normal a1c goal for my husband hes type 2 diabetes (a man)"
+    assert understand_by_rules("type II diabetes a1c", vocab).searched_as == "type 2 diabetes a1c"
+    assert understand_by_rules("t2dm a1c", vocab).searched_as == "type 2 diabetes a1c"
+    # the clinical wording already in the question is left alone, and other "type" numbers are not diabetes
+    for text in ("a1c goal with type 2 diabetes", "a1c goal for type 2 diabetes mellitus", "hpv type 16"):
+        assert understand_by_rules(text, vocab).searched_as == text
+
+
 def test_blood_pressure_readings_said_aloud_or_typed_bare(vocab):
     u = understand_by_rules("is 145 over 92 high for a 50 year old man", vocab)
     assert u.searched_as == "is 145/92 mm Hg blood pressure high for a 50 year old man (a man aged 50)"
