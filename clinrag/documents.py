@@ -29,7 +29,25 @@ def load_documents(path: Path | str = BUILTIN_CORPUS) -> list[Document]:
     path = Path(path)
     docs, seen = read_documents(path)
     _check_links(path, docs, seen)
-    return docs
+    return complete_links(docs)
+
+
+def complete_links(docs: list[Document]) -> list[Document]:
+    """The version links made two-way: a corpus may name a replacement only on the older version
+    (``superseded_by``) or only on the newer one (``supersedes``); retrieval walks both directions (a newer
+    version's predecessors are shown beside it when a question asks what changed), so the missing side is filled in.
+    A link that names another document already is left as written."""
+    older_of = {d.superseded_by: d.doc_id for d in docs if d.superseded_by}
+    newer_of = {d.supersedes: d.doc_id for d in docs if d.supersedes}
+    out = []
+    for d in docs:
+        update = {}
+        if d.supersedes is None and d.doc_id in older_of:
+            update["supersedes"] = older_of[d.doc_id]
+        if d.superseded_by is None and d.doc_id in newer_of:
+            update["superseded_by"] = newer_of[d.doc_id]
+        out.append(d.model_copy(update=update) if update else d)
+    return out
 
 
 def read_documents(path: Path | str) -> tuple[list[Document], dict[str, int]]:

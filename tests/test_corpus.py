@@ -75,3 +75,22 @@ def test_malformed_corpus_names_file_line_and_field(tmp_path, records, message):
 def test_year_is_derived_from_issued(tmp_path):
     (doc,) = load_documents(_write(tmp_path / "c.jsonl", [GOOD]))
     assert doc.year == 2020
+
+
+def test_version_links_named_on_one_side_are_completed(tmp_path):
+    """A corpus may name the replacement only on the older version; both directions are filled in, so retrieval
+    shows a newer version's predecessor beside it."""
+    import json
+
+    from clinrag.documents import load_documents
+
+    base = {"source_type": "guideline", "org": "X", "title": "t", "topic": "lung-cancer-screening", "text": "t"}
+    rows = [{**base, "doc_id": "x-2015", "issued": "2015-01-01", "status": "superseded", "superseded_by": "x-2022"},
+            {**base, "doc_id": "x-2022", "issued": "2022-01-01", "status": "current"},
+            {**base, "doc_id": "y-2020", "issued": "2020-01-01", "status": "current", "supersedes": "y-2010"},
+            {**base, "doc_id": "y-2010", "issued": "2010-01-01", "status": "superseded", "superseded_by": "y-2020"}]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    docs = {d.doc_id: d for d in load_documents(path)}
+    assert docs["x-2022"].supersedes == "x-2015" and docs["x-2015"].superseded_by == "x-2022"
+    assert docs["y-2020"].supersedes == "y-2010" and docs["x-2015"].supersedes is None

@@ -37,6 +37,8 @@ from clinrag.tools.frames.extract import extract_frames
      ("LDCT screening should be stopped once a patient turns 81.", (81, None)),
      ("Offer PSA testing to men from 45 years of age who have a family history of prostate cancer.", (45, None)),
      ("Beyond 85, colorectal cancer screening is not recommended.", (86, None)),
+     ("Atorvastatin 20 mg should be offered to people aged 84 and under with a 10-year risk of 10% or more.",
+      (None, 84)),
      # a changed start age: the new age bounds the people, the old one nobody
      ("The task force raised the starting age from 21 to 25 and now recommends HPV testing every 5 years for people "
       "aged 25 through 65.", (25, 65))],

@@ -252,3 +252,57 @@ def test_a_home_reading_that_confirms_the_diagnosis_is_not_the_clinic_threshold(
     b = _doc("b", "B", topic, "Blood pressure of 130/80 mm Hg or above is classified as hypertension (Class I).")
     assert [q.name for q in document_frames(a)[0].thresholds] == ["hypertension", "hypertension (home)"]
     assert _facets(a, b) == {("threshold", ("a", "b"))}
+
+
+def test_a_table_of_stages_defines_hypertension_by_its_first_stage():
+    """"Stage 1 hypertension (130-139 or 80-89 mm Hg)" defines hypertension as >= 130/80, against a patient
+    summary's 140/90 (its home reading named apart); a stage 2 alone defines nothing."""
+    topic = "hypertension-thresholds"
+    a = _doc("a", "A", topic, "Blood pressure should be categorized as normal (<120/<80 mm Hg), stage 1 hypertension "
+                              "(130–139 or 80–89 mm Hg), or stage 2 hypertension (≥140 or ≥90 mm Hg) (Class I).")
+    b = _doc("b", "B", topic, "Your doctor will usually say you have high blood pressure (hypertension) if your "
+                              "readings are 140/90 or higher on several different days, or 135/85 or higher when "
+                              "you measure it at home.")
+    c = _doc("c", "C", topic, "Stage 2 hypertension is defined as a blood pressure of 140/90 mm Hg or higher.")
+    assert [(q.name, q.op, q.value) for q in document_frames(a)[0].thresholds] == [
+        ("blood pressure", "<", "120/80"), ("stage 1 hypertension", "range", "130/80-139/89"),
+        ("stage 2 hypertension", ">=", "140/90")]
+    assert [(q.name, q.value) for q in document_frames(b)[0].thresholds] == [
+        ("hypertension", "140/90"), ("hypertension (home)", "135/85")]
+    assert _facets(a, b) == {("threshold", ("a", "b"))}
+    assert _facets(b, c) == set()
+
+
+def test_an_upper_age_below_the_documents_start_age_opens_the_band_below():
+    """"Aged 84 and under" beside "85 and over: may be considered" is the band up to 84, so its risk threshold is
+    compared with an older version's band-less one, and a band-less threshold beside an open band left to a
+    decision at older ages is not moved up to that band."""
+    topic = "statin-primary-prevention"
+    old = _doc("j-2014", "J", topic, "Statin treatment should be offered to people who have a 20% or greater 10-year "
+                                     "risk of developing CVD. Treatment decisions in people aged 85 and over should "
+                                     "be individualised.")
+    old["status"], old["superseded_by"] = "superseded", "j-2021"
+    new = _doc("j-2021", "J", topic, "A statin should be offered to people aged 84 and under who have a 10% or "
+                                     "greater 10-year risk of developing CVD. For people aged 85 and over, a statin "
+                                     "may be considered.")
+    new["issued"] = "2024-01-01"
+    assert document_frames(new)[0].population.age_max == 84
+    frames = [f for d in (old, new) for f in document_frames(d)]
+    found = {(c.kind, c.facet) for c in find_conflicts(frames, replaced_on={"j-2014": "2024-01-01"})}
+    assert ("change", "threshold") in found
+
+
+def test_a_shared_decision_rated_class_i_is_an_individual_decision_and_sets_the_stop_age():
+    """A class rates the advice to decide together; a document that recommends to no one stops where its decision
+    band ends (69 against a patient leaflet's 75)."""
+    topic = "prostate-cancer-screening"
+    a = _doc("a", "A", topic, "For men aged 55 to 69 at average risk, clinicians should engage in shared "
+                              "decision-making about PSA screening (Class I; LOE A).")
+    b = _doc("b", "B", topic, "For men aged 55 to 69 years, the decision to undergo PSA-based screening should be an "
+                              "individual one (Grade C recommendation).")
+    c = _doc("c", "C", topic, "If you are a man between 50 and 75 years old, talk with your doctor about whether the "
+                              "PSA test is right for you. After age 75, most men no longer need the test.")
+    assert document_frames(a)[0].action == "individual_decision"
+    assert _facets(a, b) == set()
+    assert {("start_age", ("a", "c")), ("stop_age", ("a", "c"))} <= _facets(a, c)
+    assert stop_age(document_frames(a))[0] == 69

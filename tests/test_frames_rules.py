@@ -199,3 +199,28 @@ def test_an_interval_set_aside_is_not_the_recommended_one():
     f = one("For men who choose PSA screening, clinicians should repeat testing every 2 to 4 years rather than "
             "annually.")
     assert (f.interval_months.min, f.interval_months.max) == (24, 48)
+
+
+def test_programme_and_patient_wording_of_what_is_done():
+    """A programme's kit, guidance cited in the subjunctive, a patient summary's usual practice, a goal named after
+    its value and what "is not supported"."""
+    f = extract_frames("Step 1: eligible residents aged 50 to 74 years are mailed a fecal immunochemical test (FIT) "
+                       "kit every two years.", doc_meta={"topic": "colorectal-cancer-screening"})
+    assert [(x.action, x.test, x.population.age_min, x.population.age_max, x.interval_months.min) for x in f] == [
+        ("recommend", "FIT", 50, 74, 24)]
+    f = extract_frames("Rationale: the measure aligns with clinical guidance that women aged 50 to 74 years be "
+                       "screened every two years.", doc_meta={"topic": "breast-cancer-screening"})
+    assert [(x.action, x.population.age_min, x.interval_months.min) for x in f] == [("recommend", 50, 24)]
+    f = extract_frames("If you decide to be tested, most men have a PSA test once a year.",
+                       doc_meta={"topic": "prostate-cancer-screening"})
+    assert [(x.action, x.interval_months.min) for x in f] == [("recommend", 12)]
+    f = extract_frames("If you are 80 or older, a reading below 150/90 is usually the goal.",
+                       doc_meta={"topic": "hypertension-thresholds"})
+    assert [(x.action, x.population.age_min, [(q.op, q.value) for q in x.targets]) for x in f] == [
+        ("recommend", 80, [("<", "150/90")])]
+    f = extract_frames("Screening outside the programme, including opportunistic tests before age 25, is not "
+                       "supported.", doc_meta={"topic": "cervical-cancer-screening"})
+    assert [(x.action, x.population.age_max) for x in f] == [("recommend_against", 24)]
+    # a finding that evidence does not support something is not a stance
+    assert extract_frames("The claim is not supported by the trial data.",
+                          doc_meta={"topic": "cervical-cancer-screening"}) == []

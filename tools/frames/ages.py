@@ -52,6 +52,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
      "range"),  # "for adults 50 to 75"
     (r"(?<!every )(?<!\d )\b(\d{2})\s*(?:to|-|–|through)\s*(\d{2,3})\s*years?(?: of age| old)?\b", "range"),
     (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:older|over|above)\b", "min"),
+    (r"\b(\d{2,3})\s*(?:years?\s*)?(?:of age\s+)?(?:and|or)\s+(?:under|younger|below)\b", "max"),  # "aged 84 and under"
     (r"\b(?:aged?|ages)\s+(\d{2,3})\s*(?:years?\s*)?or more\b", "min"),  # "anyone aged 60 years or more"
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\b(?:beyond|past|after) (?:the )?age (?:of )?(\d{2,3})\b", "gt"),

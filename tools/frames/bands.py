@@ -95,9 +95,10 @@ def _cap(frame: Frame, frames: list[Frame]) -> int | None:
 
 
 def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
-    """Upper end of the recommended band, "no upper age limit" when a later recommended band is left open, or
-    one below the first age of an open-ended band recommended against ("over 85"; a closed band such as "not at
-    45 to 49" is not a stop); None when the document does not say."""
+    """Upper end of the recommended band, "no upper age limit" when a later recommended band is left open, the upper
+    end of a band left to an individual decision when none is recommended, or one below the first age of an
+    open-ended band recommended against ("over 85"; a closed band such as "not at 45 to 49" is not a stop); None
+    when the document does not say."""
     rec = [f for f in frames if f.action in RECOMMEND_LIKE and general(f)]
     # "screening should not stop at a set age"
     if continuing := next((f for f in rec if rules.CONTINUES.search(f.sentence)), None):
@@ -111,6 +112,12 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     bounded = [(a, f) for a, f in bounded if a is not None]
     if bounded:
         return max(bounded, key=lambda t: t[0])
+    # a document that recommends to no one but leaves a band to an individual decision ("men aged 55 to 69 ...
+    # shared decision-making") stops where that band ends, as it starts where the band starts (:func:`start_age`)
+    decided = [(f.population.age_max, f) for f in frames
+               if f.action == "individual_decision" and general(f) and f.population.age_max is not None]
+    if decided:
+        return max(decided, key=lambda t: t[0])
     against = [
         (f.population.age_min - 1, f)
         for f in frames
@@ -131,6 +138,10 @@ def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
             # targets and thresholds have no recommended age band to inherit
             return (frame.scope.age_min or 0, frame.scope.age_max or 200) if scoped else (0, 200)
         start, stop = start_age(frames), stop_age(frames)
+        if start and start[1].action not in RECOMMEND_LIKE and start[1].population.age_max is None:
+            # an open band left to a decision at older ages ("people aged 85 and over: individualised") is where the
+            # document's recommendation ends, not where it starts
+            start = None
         lo, hi = (start[0] if start else 0), (stop[0] if stop and isinstance(stop[0], int) else 200)
         if scoped:
             # the document's stated population, narrowed to the band it recommends when it states one ("adults
@@ -144,7 +155,9 @@ def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
     lo = p.age_min if p.age_min is not None else (
         (start_age(frames) or (0, None))[0] if frame.action in RECOMMEND_LIKE else 0)
     hi = p.age_max if p.age_max is not None else (_cap(frame, frames) or 200)
-    return lo, hi
+    # a start age above the frame's own upper end belongs to another band ("aged 84 and under" beside "85 and over:
+    # may be considered"): the band is open below
+    return (lo if lo <= hi else 0), hi
 
 
 def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:

@@ -21,12 +21,13 @@ from each other).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
 from clinrag.tools.frames import bands
 from clinrag.tools.frames.quantities import OUT_OF_OFFICE, number_text
-from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame, Quantity
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
 _SCREENING_FACETS_SKIP = ("target", "threshold")  # start/stop ages are not meaningful for BP/A1C targets
@@ -166,7 +167,7 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
         out["interval"] = (f"{a.interval_months.text()} months{t}", f"{b.interval_months.text()} months{t}")
     # thresholds of two recommendations for (or left to a decision about) the intervention, compared on the measures
     # both state ("10-year risk >= 7.5 % and LDL-C 70-189 mg/dL" against "10-year risk >= 10 %": the risk differs)
-    ta, tb = _shared(a.thresholds, b.thresholds, "name")
+    ta, tb = _shared(_hypertension_defined(a.thresholds), _hypertension_defined(b.thresholds), "name")
     if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and ta and tb and ta != tb:
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
     # targets compared in the units both state ("below 53 mmol/mol (7.0%)" against "below 7%": the same goal)
@@ -174,6 +175,24 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     if both_rec and ka and kb and ka != kb:
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out
+
+
+_FIRST_STAGE = re.compile(r"(?:stage|grade) 1 hypertension$")
+
+
+def _hypertension_defined(qs: list) -> list:
+    """Thresholds with the definition of hypertension that a first stage implies: its lower limit ("stage 1
+    hypertension 130/80-139/89" defines hypertension as >= 130/80), added when the statement names no
+    "hypertension" threshold of its own, so it compares with one that does (a later stage alone defines none)."""
+    stages = [q for q in qs if _FIRST_STAGE.search(q.name) and q.op in ("range", ">=")]
+    if not stages or any(q.name == "hypertension" for q in qs):
+        return qs
+    def lower(value: str) -> str:  # "130/80-139/89" and "130-139/80-89" both start at 130/80
+        m = re.fullmatch(r"(\d+)-\d+/(\d+)-\d+", value)
+        return f"{m.group(1)}/{m.group(2)}" if m else value.split("-")[0]
+
+    lowest = min((lower(q.value) for q in stages), key=lambda v: int(v.split("/")[0]))
+    return [*qs, Quantity(name="hypertension", op=">=", value=lowest, unit="mm Hg")]
 
 
 def _clinic_goals(qa: list, qb: list) -> tuple[list, list]:

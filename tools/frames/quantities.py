@@ -155,7 +155,9 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
     if cats:
         name = cats[-1].lower()
         # ("confirmed by a home average of 135/85 mm Hg": a home reading, not the clinic one before it)
-        setting = " (ambulatory)" if "ambulatory" in low else " (home)" if re.search(r"\bhome\b", low[-40:]) else ""
+        # ("135/85 or higher when you measure it at home")
+        home = re.search(r"\bhome\b", low[-40:]) or re.match(r"[^.;,]{0,40}\bat home\b", after, re.I)
+        setting = " (ambulatory)" if "ambulatory" in low else " (home)" if home else ""
         return name + setting
     return measure
 
@@ -179,9 +181,21 @@ _ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|
 _PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\b[^.;]{0,15}$", re.I)
 
 
+# a category written as a systolic or a diastolic band, as blood-pressure tables are: "stage 1 hypertension (130-139 or
+# 80-89 mm Hg)" is the band 130/80-139/89, "stage 2 hypertension (>=140 or >=90 mm Hg)" the limit >=140/90, "normal
+# (<120/<80 mm Hg)" the limit <120/80
+_SYSTOLIC_OR_DIASTOLIC = (
+    (re.compile(r"(\d{3})\s*[-–]\s*(\d{3})\s+or\s+(\d{2,3})\s*[-–]\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1-\2/\3-\4"),
+    (re.compile(r"(≥|>=|<|≤|<=|>)\s*(\d{3})\s*/\s*(?:≥|>=|<|≤|<=|>)\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1\2/\3"),
+    (re.compile(r"(≥|>=|<|≤|<=|>)\s*(\d{3})\s+or\s+(?:≥|>=|<|≤|<=|>)\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1\2/\3"),
+)
+
+
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
     text = _spelled_percentages(text)
+    for pattern, joined in _SYSTOLIC_OR_DIASTOLIC:
+        text = pattern.sub(joined, text)
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, str, str, str, str]] = []  # (position, text before, unit, value, comparator)
     following: dict[int, str] = {}  # position -> the text after the value

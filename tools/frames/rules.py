@@ -139,6 +139,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b|\bno longer (?:recommended|advised)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not invited\b"
+        # "screening ... before age 25 is not supported" (not "is not supported by the evidence", a finding)
+        r"|\b(?:is|are) not supported\b(?! by\b)"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
         rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)\s+(?:routinely\s+)?"
         r"(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)|Stop|Discontinue)\b"
@@ -207,6 +209,17 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
         r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
+        # a programme's kit ("residents aged 50 to 74 are mailed a FIT kit every two years"), guidance cited in the
+        # subjunctive ("aligns with clinical guidance that women aged 50 to 74 years be screened every two years"),
+        # a patient summary's usual practice ("most men have a PSA test once a year"), a goal named after its value
+        # ("a reading below 150/90 is usually the goal")
+        r"|\b(?:is|are) (?:mailed|posted)\b"
+        r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
+        r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need)\b"
+        r"|\bis (?:usually |generally |typically )?the (?:goal|target)\b"
+        # a patient summary's definition: "your doctor will usually say you have high blood pressure (hypertension)
+        # if your readings are 140/90 or higher"
+        r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
         r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate)\b",
     ),
@@ -293,11 +306,12 @@ def action(text: str) -> str | None:
         by_class = _CLASS_ACTION[_class_of(m)]
         if by_class in RECOMMEND_LIKE and _MAY_STOP.search(unbracketed(text)):
             return "discourage"
-        # a weak class (IIa/IIb) that the text itself calls an individual decision ("whether to initiate a statin
-        # should be an individualized decision (Class IIb)") is that decision
+        # a class that the text itself calls an individual decision ("whether to initiate a statin should be an
+        # individualized decision (Class IIb)", "clinicians should engage in shared decision-making about PSA
+        # screening (Class I)": the class rates the advice to decide together) is that decision
         # ("it may be reasonable to initiate a statin after a clinician-patient discussion (Class IIb)")
-        if by_class == "suggest_or_consider" and (re.search(_cue("individual_decision"), unbracketed(text), re.I)
-                                                  or _AFTER_DISCUSSION.search(text)):
+        if by_class in RECOMMEND_LIKE and (re.search(_cue("individual_decision"), unbracketed(text), re.I)
+                                           or _AFTER_DISCUSSION.search(text)):
             return "individual_decision"
         return by_class
     # double negatives: "screening should not stop at a set age", "there is no upper age limit at which screening
