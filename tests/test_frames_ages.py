@@ -137,3 +137,10 @@ def test_two_bands_with_the_people_named_twice():
                             "younger than 50 years or adults aged 70 years or older (I statement).")
     assert [(f.population.age_min, f.population.age_max) for f in frames] == [(None, 49), (70, None)]
     assert {f.action for f in frames} == {"insufficient_evidence"}
+
+
+def test_whatever_the_time_since_quitting_is_any():
+    f = extract_frames("The panel agrees that low-dose CT screening should be offered to people from 50 years of age "
+                       "who have smoked at least 20 pack-years, whatever the time since they stopped smoking.",
+                       doc_meta={"topic": "lung-cancer-screening"})
+    assert "years since quitting: any" in f[0].population.criteria

@@ -306,3 +306,23 @@ def test_a_shared_decision_rated_class_i_is_an_individual_decision_and_sets_the_
     assert _facets(a, b) == set()
     assert {("start_age", ("a", "c")), ("stop_age", ("a", "c"))} <= _facets(a, c)
     assert stop_age(document_frames(a))[0] == 69
+
+
+def test_a_schedule_split_by_what_the_rules_do_not_read_is_one_span():
+    """"Twice yearly if at goal" beside "quarterly if therapy changed" is one 3-6 month schedule, the same as a later
+    edition's single sentence, while a real change of interval between versions is still found."""
+    topic = "diabetes-glycemic-targets"
+    old = _doc("g-2017", "G", topic, "Perform the A1C test at least twice yearly in patients who are meeting treatment "
+                                     "goals (E). Perform the A1C test quarterly in patients whose therapy has changed "
+                                     "(E).")
+    old["status"], old["superseded_by"] = "superseded", "g-2023"
+    new = _doc("g-2023", "G", topic, "Glycemic status should be assessed at least two times a year in patients who are "
+                                     "meeting treatment goals and at least quarterly in patients whose therapy has "
+                                     "recently changed (E).")
+    new["issued"] = "2024-01-01"
+    frames = [f for d in (old, new) for f in document_frames(d)]
+    assert not [c for c in find_conflicts(frames, replaced_on={"g-2017": "2024-01-01"}) if c.facet == "interval"]
+    yearly = _doc("g-2023", "G", topic, "A1C should be measured once a year in all patients.")
+    yearly["issued"] = "2024-01-01"
+    frames = [f for d in (old, yearly) for f in document_frames(d)]
+    assert [c.facet for c in find_conflicts(frames, replaced_on={"g-2017": "2024-01-01"})] == ["interval"]

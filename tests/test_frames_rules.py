@@ -224,3 +224,55 @@ def test_programme_and_patient_wording_of_what_is_done():
     # a finding that evidence does not support something is not a stance
     assert extract_frames("The claim is not supported by the trial data.",
                           doc_meta={"topic": "cervical-cancer-screening"}) == []
+
+
+def test_change_narratives_panels_programmes_and_pathways():
+    """A withdrawn recommendation and a panel's voting rule state none; a programme's invitations, eligibility and
+    exclusions, a quality measure's definition and a pathway's "calculate" do; "twice yearly" is every 6 months."""
+    aspirin = {"topic": "aspirin-primary-prevention"}
+    assert extract_frames("The Grade B recommendation for people in their fifties has therefore been withdrawn.",
+                          doc_meta=aspirin) == []
+    assert extract_frames("This consensus statement was developed by a 14-member panel using a modified Delphi "
+                          "process, with agreement defined as at least 80% of votes.",
+                          doc_meta={"topic": "lung-cancer-screening"}) == []
+    cervical = {"topic": "cervical-cancer-screening"}
+    f = extract_frames("The programme sends its first invitation shortly after your 30th birthday.", doc_meta=cervical)
+    assert [(x.action, x.population.age_min) for x in f] == [("recommend", 30)]
+    f = extract_frames("Your last routine invitation comes at age 60.", doc_meta=cervical)
+    assert [(x.action, x.population.age_max) for x in f] == [("recommend", 60)]
+    f = extract_frames("Dear Resident, you are invited to a free lung health check because our records show that "
+                       "you are aged between 55 and 74.", doc_meta={"topic": "lung-cancer-screening"})
+    assert [(x.action, x.population.age_min, x.population.age_max) for x in f] == [("recommend", 55, 74)]
+    crc = {"topic": "colorectal-cancer-screening"}
+    f = extract_frames("Eligible patients are those aged 50 to 74 years at average risk.", doc_meta=crc)
+    assert [(x.action, x.population.age_min, x.population.age_max) for x in f] == [("recommend", 50, 74)]
+    f = extract_frames("Patients aged 75 or older are not screened under this order.", doc_meta=crc)
+    assert [(x.action, x.population.age_min) for x in f] == [("recommend_against", 75)]
+    f = extract_frames("For this measure, hypertension is present when two office readings taken on separate days "
+                       "are 140/90 mm Hg or higher.", doc_meta={"topic": "hypertension-thresholds"})
+    assert [(x.action, [(q.op, q.value) for q in x.thresholds]) for x in f] == [("recommend", [(">=", "140/90")])]
+    f = extract_frames("Step 1: for every patient aged 25 to 84, calculate the 10-year cardiovascular risk once a "
+                       "year.", doc_meta={"topic": "statin-primary-prevention"})
+    assert [(x.action, x.population.age_max, x.interval_months.min) for x in f] == [("recommend", 84, 12)]
+    f = extract_frames("HbA1c should be measured quarterly until the goal is reached and twice yearly thereafter.",
+                       doc_meta={"topic": "diabetes-glycemic-targets"})
+    assert [(x.interval_months.min, x.interval_months.max) for x in f] == [(3, 6)]
+
+
+def test_values_named_by_their_measure_and_horizon_once_each():
+    """A limit stated twice is one value; a replaced value is not the document's; an A1C recommendation's bare
+    percentage is an A1C; a risk over six years is not a 10-year cardiovascular risk."""
+    f = extract_frames("Numerator: patients whose most recent systolic reading is below 140 mm Hg and diastolic "
+                       "reading is below 90 mm Hg; the goal for every patient is therefore a blood pressure under "
+                       "140/90 mm Hg.", doc_meta={"topic": "hypertension-thresholds"})
+    assert [(q.op, q.value) for x in f for q in x.targets] == [("<", "140/90")]
+    f = extract_frames("Adults aged 40 to 75 should be offered a statin when their estimated 10-year risk is 7.5% or "
+                       "more (strong recommendation), replacing the former 10% cut-off.",
+                       doc_meta={"topic": "statin-primary-prevention"})
+    assert [(q.op, q.value) for x in f for q in x.thresholds] == [(">=", "7.5")]
+    f = extract_frames("A less stringent target of below 8.0% is acceptable for older adults with multiple "
+                       "comorbidities.", doc_meta={"topic": "diabetes-glycemic-targets"})
+    assert [(q.name, q.value) for x in f for q in x.targets] == [("A1C", "8")]
+    f = extract_frames("If your calculated chance of developing lung cancer in the next six years is 1.5% or higher, "
+                       "you will be offered a low-dose CT scan.", doc_meta={"topic": "lung-cancer-screening"})
+    assert [(q.name, q.value) for x in f for q in x.thresholds] == [("6-year risk", "1.5")]

@@ -69,6 +69,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
     (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
     (r"\bno later than age (\d{2,3})\b", "min"),
+    # a programme's last invitation: "your last routine invitation comes at age 60"
+    (r"\blast (?:\w+ )?invitation (?:\w+ ){0,3}at (?:the )?(?:age (?:of )?)?(\d{2,3})\b", "max"),
     (r"\b(?:start(?:ing)?|begin(?:ning)?) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
     # "starting PSA testing at 45", "to start cervical screening at 30", "start having a mammogram every other
     # year at 40"

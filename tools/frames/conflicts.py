@@ -26,8 +26,9 @@ from collections import defaultdict
 from typing import Any
 
 from clinrag.tools.frames import bands
+from clinrag.tools.frames.intervals import span_interval
 from clinrag.tools.frames.quantities import OUT_OF_OFFICE, number_text
-from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame, Quantity
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame, Interval, Quantity
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
 _SCREENING_FACETS_SKIP = ("target", "threshold")  # start/stop ages are not meaningful for BP/A1C targets
@@ -156,15 +157,10 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     ):
         out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")
     both_rec = a.action in RECOMMEND_LIKE and b.action in RECOMMEND_LIKE
-    if (
-        both_rec
-        and a.interval_months
-        and b.interval_months
-        and a.test == b.test
-        and a.interval_months != b.interval_months
-    ):
+    ia, ib = _schedule(a, docs), _schedule(b, docs)
+    if both_rec and ia and ib and a.test == b.test and ia != ib:
         t = f" ({a.test})" if a.test else ""
-        out["interval"] = (f"{a.interval_months.text()} months{t}", f"{b.interval_months.text()} months{t}")
+        out["interval"] = (f"{ia.text()} months{t}", f"{ib.text()} months{t}")
     # thresholds of two recommendations for (or left to a decision about) the intervention, compared on the measures
     # both state ("10-year risk >= 7.5 % and LDL-C 70-189 mg/dL" against "10-year risk >= 10 %": the risk differs)
     ta, tb = _shared(_hypertension_defined(a.thresholds), _hypertension_defined(b.thresholds), "name")
@@ -193,6 +189,17 @@ def _hypertension_defined(qs: list) -> list:
 
     lowest = min((lower(q.value) for q in stages), key=lambda v: int(v.split("/")[0]))
     return [*qs, Quantity(name="hypertension", op=">=", value=lowest, unit="mm Hg")]
+
+
+def _schedule(f: Frame, docs: dict[Any, list[Frame]]) -> Interval | None:
+    """A frame's interval, widened to the span of every interval its document recommends for the same test and the
+    same people: "at least twice yearly in patients meeting goals" beside "quarterly in patients whose therapy has
+    changed" is one schedule of 3-6 months for people the rules read as the same."""
+    if not f.interval_months:
+        return None
+    same = [g.interval_months for g in docs.get((f.doc_id, f.intervention), [f])
+            if g.interval_months and g.action in RECOMMEND_LIKE and g.test == f.test and g.population == f.population]
+    return span_interval(same or [f.interval_months])
 
 
 def _clinic_goals(qa: list, qb: list) -> tuple[list, list]:

@@ -204,6 +204,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                 continue
             inherited_action = act
             thresholds, targets = quantities(text)
+            if intervention == "A1C target":  # "a less stringent target of below 8.0% (64 mmol/mol)" is an A1C
+                thresholds, targets = _as_a1c(thresholds), _as_a1c(targets)
             # a gapped part repeats the verb before it: "aim for below 140/90 mmHg, and for those aged 80 and over,
             # below 150/90 mmHg" states a second target
             # "... lowered first to below 140/90 mm Hg (Class I) and then, if tolerated, to 130/80 mm Hg or lower"
@@ -268,6 +270,11 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                 frames += [f.model_copy(update={"intervention": added[1], "test": None, "interval_months": added[2]})
                            for f in frames[first:]]
     return frames
+
+
+def _as_a1c(qs: list) -> list:
+    """Percentages and IFCC values of an A1C recommendation named A1C where the sentence does not say it again."""
+    return [q.model_copy(update={"name": "A1C"}) if q.name in ("percent", "mmol/mol value") else q for q in qs]
 
 
 def _merge(previous: Population, own: Population) -> Population:

@@ -29,6 +29,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     # "the screening interval should be five years", "a recall interval of 3 years"
     (rf"\binterval\s+(?:should be|is|of|will be|remains)\s+(?:set at\s+)?{_NUM}\s+(years?|months?)", None, "post"),
     (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),
+    # "quarterly until the goal is reached and twice yearly thereafter" (3-6)
+    (r"\b(?:twice|two times) (?:a |per |each )?year(?:ly)?\b|\bsemi-?annually\b|\bsix-monthly\b", 6, "post"),
+    (r"\bquarterly\b|\bfour times (?:a|per) year\b", 3, "post"),
     (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b", 12, "post"),
     (r"\btriennially\b", 36, "post"),
     (r"\bonce (?:a|every) decade\b", 120, "post"),

@@ -142,7 +142,8 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      r"\bnot smoked (?:for )?more than (\d+) years|\bquit (?:smoking )?more than (\d+) years"),
     ("years since quitting >= {}", r"\b(?:gone|been|spent) (\d+) (?:or more )?years without smoking"),
     ("years since quitting: any",
-     r"\bno matter how long ago|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
+     r"\bno matter how long ago|\bwhatever the time since\b"
+     r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
      r"|(?:number of )?years since|when (?:\w+ ){1,2}(?:quit|stopped|gave up))"),
     (
         "smoking status: current or former",

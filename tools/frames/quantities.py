@@ -117,6 +117,17 @@ def _op(before: str, after: str) -> str:
     return "="
 
 
+_HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) years\b|\b(\d+)-year\b", re.I)
+
+
+def _risk_name(window: str) -> str:
+    """A risk is a 10-year cardiovascular risk unless its words give it another horizon ("a 6-year risk", "in the next
+    six years"): then it is named by that horizon."""
+    horizons = [m.group(1) or m.group(2) for m in _HORIZON.finditer(window)]
+    years = [NUMBER_WORDS.get(h.lower()) or int(h) for h in horizons if h.isdigit() or h.lower() in NUMBER_WORDS]
+    return f"{years[-1]}-year risk" if years and years[-1] != 10 else "10-year CVD risk"
+
+
 def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
     window = before[-70:]
     low = window.lower()
@@ -129,7 +140,7 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
         if "ldl" in low and low.rfind("ldl") > risk:
             return "LDL-C reduction"
         if risk >= 0:
-            return "10-year CVD risk"
+            return _risk_name(low)
         # the measure after the value: "who have a 10% or greater 10-year CVD risk"
         if re.match(r"\s*(?:or (?:greater|higher|more|above)\s+)?(?:\d+-year\s+)?(?:\w+\s+){0,2}risk\b", after, re.I):
             return "10-year CVD risk"
@@ -191,6 +202,11 @@ _SYSTOLIC_OR_DIASTOLIC = (
 )
 
 
+# a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
+# 140/90"
+_FORMER = re.compile(r"\b(?:former|previous|earlier|old|prior)(?: \w+){0,2}(?: of)?\s*$", re.I)
+
+
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
     text = _spelled_percentages(text)
@@ -206,6 +222,8 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
             if (_VOTE_SHARE.match(after) or _PERFORMANCE.search(before)) and not kind.startswith("bp_"):
+                continue
+            if _FORMER.search(before):
                 continue
             if kind == "bp_bare" and not (_ABOUT_BP.search(text) and 70 <= int(m.group(1)) <= 260
                                           and 40 <= int(m.group(2)) <= 160 and int(m.group(1)) > int(m.group(2))):
@@ -244,7 +262,13 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     targets = [
         q.model_copy(update={"name": q.name.removeprefix("target:")}) for q in merged if q.name.startswith("target:")
     ]
-    return thresholds, targets
+    # one limit stated twice ("systolic below 140 and diastolic below 90; the goal ... is therefore under 140/90")
+    return _once(thresholds), _once(targets)
+
+
+def _once(qs: list[Quantity]) -> list[Quantity]:
+    seen: set = set()
+    return [q for q in qs if (q.name, *q.key()) not in seen and not seen.add((q.name, *q.key()))]
 
 
 # where a coordinated verb phrase starts: "start therapy when systolic pressure is 150 mm Hg or higher and should

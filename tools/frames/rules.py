@@ -138,7 +138,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b|\bno longer (?:recommended|advised)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
-        r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not invited\b"
+        r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
         # "screening ... before age 25 is not supported" (not "is not supported by the evidence", a finding)
         r"|\b(?:is|are) not supported\b(?! by\b)"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
@@ -192,7 +192,11 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b"
         r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
-        r"|\bsend (?:you )?(?:your |an? )?(?:first )?invitation\b|\binclusion criteria\b"
+        r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
+        # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible
+        # patients are those aged 50 to 74"
+        r"|\b(?:first|last) (?:routine )?invitation (?:comes|is sent|arrives)\b|\b(?:you are|you're) invited\b"
+        r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
         # a quality measure's denominator: the people who should receive what its numerator counts
         r"|^\W*(?:denominator|numerator|eligible population)\s*:"
         r"|\b(?:remain|are|is|become) eligible\b"
@@ -203,7 +207,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bthe (?:\w+ )?(?:goal|target)(?: range)? is\b|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
-        r"|\bhypertension (?:is|are) diagnosed (?:when|at|if|by)\b|\b(?:will|'ll|’ll) be diagnosed with\b"
+        r"|\bhypertension (?:is|are) (?:diagnosed|present|defined) (?:when|at|if|by|as)\b"
+        r"|\b(?:will|'ll|’ll) be diagnosed with\b"
         # "if you decide to be tested, the test is usually repeated once a year"
         r"|\b(?:is|are) (?:usually|generally|typically|normally|then) repeated\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
@@ -216,12 +221,12 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) (?:mailed|posted)\b"
         r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
         r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need)\b"
-        r"|\bis (?:usually |generally |typically )?the (?:goal|target)\b"
+        r"|\bis (?:usually |generally |typically )?the (?:appropriate |recommended |preferred )?(?:goal|target)\b"
         # a patient summary's definition: "your doctor will usually say you have high blood pressure (hypertension)
         # if your readings are 140/90 or higher"
         r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
-        r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate)\b",
+        r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate)\b",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
@@ -232,6 +237,10 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?)\b)"
     r"|\bhad (?:previously |formerly |earlier )?been\b"
     r"|\bmoved (?:the|from)\b"
+    # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
+    r"|\b(?:has|have|had|was|were) (?:\w+ )?(?:been )?(?:withdrawn|rescinded|retired|revoked)\b"
+    # how a consensus panel decided: "with agreement defined as at least 80% of votes"
+    r"|\b(?:agreement|consensus) (?:was )?defined as\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b"
     # an emergency reading is a reason to refer, not a threshold or a goal of the recommendation
