@@ -203,7 +203,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a list of the tests a document accepts: "Suitable strategies include ...", "First-tier tests: ..."
         r"|\b(?:suitable|appropriate|approved|first[- ](?:line|tier)) (?:screening )?"
         r"(?:strateg(?:y|ies)|options?|tests?|modalit(?:y|ies)|methods?)\b"
-        r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\bdefine[sd]?\b|\baim (?:for|is)\b|\bprefer\w*"
+        # (not how a consensus panel decided: "with agreement defined as at least 80% of votes")
+        r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\baim (?:for|is)\b|\bprefer\w*"
+        r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% of))"
         r"|\bthe (?:\w+ )?(?:goal|target)(?: range)? is\b|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
@@ -239,8 +241,6 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"|\bmoved (?:the|from)\b"
     # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
     r"|\b(?:has|have|had|was|were) (?:\w+ )?(?:been )?(?:withdrawn|rescinded|retired|revoked)\b"
-    # how a consensus panel decided: "with agreement defined as at least 80% of votes"
-    r"|\b(?:agreement|consensus) (?:was )?defined as\b"
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b"
     # an emergency reading is a reason to refer, not a threshold or a goal of the recommendation
