@@ -13,6 +13,19 @@ def _doc(doc_id: str, org: str, topic: str, text: str, population: str | None = 
             "population": population, "text": text}
 
 
+def _versions(topic: str, old: tuple[str, str], new: tuple[str, str]) -> tuple[dict, dict]:
+    """One organization's superseded version and its successor issued 2024-01-01, each given as (doc_id, text)."""
+    org = old[0][0].upper()
+    return ({**_doc(old[0], org, topic, old[1]), "status": "superseded", "superseded_by": new[0]},
+            {**_doc(new[0], org, topic, new[1]), "issued": "2024-01-01"})
+
+
+def _version_conflicts(old: dict, new: dict) -> list:
+    """Typed conflicts between two versions, the older replaced on the day the newer was issued."""
+    frames = [f for d in (old, new) for f in document_frames(d)]
+    return find_conflicts(frames, replaced_on={old["doc_id"]: new["issued"]})
+
+
 def _facets(*docs: dict) -> set[tuple[str, tuple]]:
     frames = [f for d in docs for f in document_frames(d)]
     return {(c.facet, tuple(p)) for c in find_conflicts(frames) for p in c.pairs}
@@ -278,18 +291,15 @@ def test_an_upper_age_below_the_documents_start_age_opens_the_band_below():
     compared with an older version's band-less one, and a band-less threshold beside an open band left to a
     decision at older ages is not moved up to that band."""
     topic = "statin-primary-prevention"
-    old = _doc("j-2014", "J", topic, "Statin treatment should be offered to people who have a 20% or greater 10-year "
-                                     "risk of developing CVD. Treatment decisions in people aged 85 and over should "
-                                     "be individualised.")
-    old["status"], old["superseded_by"] = "superseded", "j-2021"
-    new = _doc("j-2021", "J", topic, "A statin should be offered to people aged 84 and under who have a 10% or "
-                                     "greater 10-year risk of developing CVD. For people aged 85 and over, a statin "
-                                     "may be considered.")
-    new["issued"] = "2024-01-01"
+    old, new = _versions(
+        topic,
+        ("j-2014", "Statin treatment should be offered to people who have a 20% or greater 10-year risk of developing "
+                   "CVD. Treatment decisions in people aged 85 and over should be individualised."),
+        ("j-2021", "A statin should be offered to people aged 84 and under who have a 10% or greater 10-year risk of "
+                   "developing CVD. For people aged 85 and over, a statin may be considered."),
+    )
     assert document_frames(new)[0].population.age_max == 84
-    frames = [f for d in (old, new) for f in document_frames(d)]
-    found = {(c.kind, c.facet) for c in find_conflicts(frames, replaced_on={"j-2014": "2024-01-01"})}
-    assert ("change", "threshold") in found
+    assert ("change", "threshold") in {(c.kind, c.facet) for c in _version_conflicts(old, new)}
 
 
 def test_a_shared_decision_rated_class_i_is_an_individual_decision_and_sets_the_stop_age():
@@ -312,17 +322,13 @@ def test_a_schedule_split_by_what_the_rules_do_not_read_is_one_span():
     """"Twice yearly if at goal" beside "quarterly if therapy changed" is one 3-6 month schedule, the same as a later
     edition's single sentence, while a real change of interval between versions is still found."""
     topic = "diabetes-glycemic-targets"
-    old = _doc("g-2017", "G", topic, "Perform the A1C test at least twice yearly in patients who are meeting treatment "
-                                     "goals (E). Perform the A1C test quarterly in patients whose therapy has changed "
-                                     "(E).")
-    old["status"], old["superseded_by"] = "superseded", "g-2023"
-    new = _doc("g-2023", "G", topic, "Glycemic status should be assessed at least two times a year in patients who are "
-                                     "meeting treatment goals and at least quarterly in patients whose therapy has "
-                                     "recently changed (E).")
-    new["issued"] = "2024-01-01"
-    frames = [f for d in (old, new) for f in document_frames(d)]
-    assert not [c for c in find_conflicts(frames, replaced_on={"g-2017": "2024-01-01"}) if c.facet == "interval"]
-    yearly = _doc("g-2023", "G", topic, "A1C should be measured once a year in all patients.")
-    yearly["issued"] = "2024-01-01"
-    frames = [f for d in (old, yearly) for f in document_frames(d)]
-    assert [c.facet for c in find_conflicts(frames, replaced_on={"g-2017": "2024-01-01"})] == ["interval"]
+    old, new = _versions(
+        topic,
+        ("g-2017", "Perform the A1C test at least twice yearly in patients who are meeting treatment goals (E). "
+                   "Perform the A1C test quarterly in patients whose therapy has changed (E)."),
+        ("g-2023", "Glycemic status should be assessed at least two times a year in patients who are meeting "
+                   "treatment goals and at least quarterly in patients whose therapy has recently changed (E)."),
+    )
+    assert not [c for c in _version_conflicts(old, new) if c.facet == "interval"]
+    yearly = {**new, "text": "A1C should be measured once a year in all patients."}
+    assert [c.facet for c in _version_conflicts(old, yearly)] == ["interval"]

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames.lexicon import NUMBER_WORDS
+from clinrag.tools.frames.lexicon import number
 from clinrag.tools.frames.schema import Interval
 
 _NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"  # the number words an interval is written with
-
-
-def _n(text: str) -> int:
-    return NUMBER_WORDS.get(text.lower(), 0) or int(text)
 
 
 # (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the
@@ -61,7 +57,7 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
                 iv = Interval(min=months, max=months)
             else:
                 unit = 12 if m.group(m.lastindex).lower().startswith("year") else 1
-                nums = [_n(g) * unit for g in m.groups()[:-1] if g]
+                nums = [number(g) * unit for g in m.groups()[:-1] if g]
                 iv = Interval(min=min(nums), max=max(nums))
             out.append((m.start(), m.end(), iv, where))
     return sorted(out, key=lambda t: t[0])

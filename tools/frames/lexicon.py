@@ -21,6 +21,11 @@ NUMBER_WORDS: dict[str, int] = {
 """Small numbers written in words: intervals ("every three years"), percentages ("seven and a half percent") and
 the units of an age ("forty-five")."""
 
+
+def number(text: str) -> int:
+    """A number written in digits ("10") or as one of :data:`NUMBER_WORDS` ("ten")."""
+    return NUMBER_WORDS.get(text.lower(), 0) or int(text)
+
 # Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
 # in extract.py depending on whether the sentence states a target.
 INTERVENTIONS: tuple[tuple[str, str], ...] = (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames.lexicon import NUMBER_WORDS
+from clinrag.tools.frames.lexicon import NUMBER_WORDS, number
 from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
@@ -123,8 +123,7 @@ _HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) y
 def _risk_name(window: str) -> str:
     """A risk is a 10-year cardiovascular risk unless its words give it another horizon ("a 6-year risk", "in the next
     six years"): then it is named by that horizon."""
-    horizons = [m.group(1) or m.group(2) for m in _HORIZON.finditer(window)]
-    years = [NUMBER_WORDS.get(h.lower()) or int(h) for h in horizons if h.isdigit() or h.lower() in NUMBER_WORDS]
+    years = [number(m.group(1) or m.group(2)) for m in _HORIZON.finditer(window)]
     return f"{years[-1]}-year risk" if years and years[-1] != 10 else "10-year CVD risk"
 
 
@@ -267,8 +266,11 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
 
 
 def _once(qs: list[Quantity]) -> list[Quantity]:
-    seen: set = set()
-    return [q for q in qs if (q.name, *q.key()) not in seen and not seen.add((q.name, *q.key()))]
+    """The quantities in order, each (name, comparison, value, unit) at its first mention."""
+    first: dict[tuple[str, ...], Quantity] = {}
+    for q in qs:
+        first.setdefault((q.name, *q.key()), q)
+    return list(first.values())
 
 
 # where a coordinated verb phrase starts: "start therapy when systolic pressure is 150 mm Hg or higher and should
