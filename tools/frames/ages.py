@@ -71,6 +71,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bno later than age (\d{2,3})\b", "min"),
     # a programme's last invitation: "your last routine invitation comes at age 60"
     (r"\blast (?:\w+ )?invitation (?:\w+ ){0,3}at (?:the )?(?:age (?:of )?)?(\d{2,3})\b", "max"),
+    # "the last kit is posted in the year you turn 74"
+    (r"\blast (?:\w+ )?(?:invitation|kit|letter)s? (?:\w+ ){0,6}(?:you|they|he|she) (?:turns?|reach(?:es)?) "
+     r"(?:age )?(\d{2,3})\b", "max"),
     (r"\b(?:start(?:ing)?|begin(?:ning)?) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
     # "starting PSA testing at 45", "to start cervical screening at 30", "start having a mammogram every other
     # year at 40"

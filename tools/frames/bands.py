@@ -52,7 +52,10 @@ def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
     A recommendation that starts inside a closed band the same document leaves to an individual decision does
     not start the routine band: "offer screening mammography starting at age 40" beside "may begin at ages 40 to
     49 if the patient chooses, and should begin no later than age 50" starts routinely at 50 (the narrower,
-    closed band says what the open one means for those ages)."""
+    closed band says what the open one means for those ages).
+
+    A decision stated without ages is about the document's own population ("Step 2, discuss: PSA screening is an
+    individual decision" in a pathway for men aged 55 to 69)."""
     decided = _decision_bands(frames)
     for actions in (RECOMMEND_LIKE, {"individual_decision"}):
         cands = [
@@ -60,6 +63,10 @@ def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
             for f in frames
             if f.action in actions and general(f) and f.population.age_min is not None
         ]
+        if not cands and actions != RECOMMEND_LIKE:
+            cands = [(f.scope.age_min, f) for f in frames if f.action in actions and general(f) and f.scope
+                     and f.population.age_min is None and f.population.age_max is None
+                     and f.scope.age_min is not None]
         if actions == RECOMMEND_LIKE:
             cands = [(a, f) for a, f in cands if not any(lo <= a <= hi for lo, hi in decided)] or cands
         if cands:
@@ -154,10 +161,17 @@ def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
     # one advised against ("not recommended before age 25")
     lo = p.age_min if p.age_min is not None else (
         (start_age(frames) or (0, None))[0] if frame.action in RECOMMEND_LIKE else 0)
-    hi = p.age_max if p.age_max is not None else (_cap(frame, frames) or 200)
+    hi = p.age_max if p.age_max is not None else (_cap(frame, frames) or _stop_above(lo, frames) or 200)
     # a start age above the frame's own upper end belongs to another band ("aged 84 and under" beside "85 and over:
     # may be considered"): the band is open below
     return (lo if lo <= hi else 0), hi
+
+
+def _stop_above(lo: int, frames: list[Frame]) -> int | None:
+    """The document's stop age closing an open band that starts below it ("from your 50th birthday ... every two
+    years" beside "the last kit is posted in the year you turn 74")."""
+    stop = stop_age(frames)
+    return stop[0] if stop and isinstance(stop[0], int) and stop[0] >= lo else None
 
 
 def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from clinrag.tools.frames import bands
@@ -152,22 +153,25 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     if (
         stances_differ
         and bool(a.targets) == bool(b.targets)
+        # what to do at a result ("refer to urology if PSA is 4.0 ng/mL or higher") is not whom to screen
+        and (bool(a.thresholds) == bool(b.thresholds) or not a.intervention.endswith("screening"))
         and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP))
         and not (_refined(a, docs) or _refined(b, docs))
     ):
         out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")
     both_rec = a.action in RECOMMEND_LIKE and b.action in RECOMMEND_LIKE
+    # how often to repeat a test is also stated for the people who choose it ("for men who opt in: every 12 months")
     ia, ib = _schedule(a, docs), _schedule(b, docs)
-    if both_rec and ia and ib and a.test == b.test and ia != ib:
+    if {a.action, b.action} <= _SCHEDULED and ia and ib and a.test == b.test and ia != ib:
         t = f" ({a.test})" if a.test else ""
         out["interval"] = (f"{ia.text()} months{t}", f"{ib.text()} months{t}")
     # thresholds of two recommendations for (or left to a decision about) the intervention, compared on the measures
     # both state ("10-year risk >= 7.5 % and LDL-C 70-189 mg/dL" against "10-year risk >= 10 %": the risk differs)
-    ta, tb = _shared(_hypertension_defined(a.thresholds), _hypertension_defined(b.thresholds), "name")
+    ta, tb = _shared(_hypertension_defined(a.thresholds), _hypertension_defined(b.thresholds), _measure_side)
     if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and ta and tb and ta != tb:
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
     # targets compared in the units both state ("below 53 mmol/mol (7.0%)" against "below 7%": the same goal)
-    ka, kb = _shared(*(_a1c_in_percent(qs) for qs in _clinic_goals(a.targets, b.targets)), "unit")
+    ka, kb = _shared(*(_a1c_in_percent(qs) for qs in _clinic_goals(a.targets, b.targets)), lambda q: q.unit)
     if both_rec and ka and kb and ka != kb:
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out
@@ -191,6 +195,9 @@ def _hypertension_defined(qs: list) -> list:
     return [*qs, Quantity(name="hypertension", op=">=", value=lowest, unit="mm Hg")]
 
 
+_SCHEDULED = RECOMMEND_LIKE | {"individual_decision"}  # actions whose interval is a schedule to compare
+
+
 def _schedule(f: Frame, docs: dict[Any, list[Frame]]) -> Interval | None:
     """A frame's interval, widened to the span of every interval its document recommends for the same test and the
     same people: "at least twice yearly in patients meeting goals" beside "quarterly in patients whose therapy has
@@ -198,7 +205,7 @@ def _schedule(f: Frame, docs: dict[Any, list[Frame]]) -> Interval | None:
     if not f.interval_months:
         return None
     same = [g.interval_months for g in docs.get((f.doc_id, f.intervention), [f])
-            if g.interval_months and g.action in RECOMMEND_LIKE and g.test == f.test and g.population == f.population]
+            if g.interval_months and g.action in _SCHEDULED and g.test == f.test and g.population == f.population]
     return span_interval(same or [f.interval_months])
 
 
@@ -230,17 +237,23 @@ def _a1c_in_percent(qs: list) -> list:
             for q in qs]
 
 
-def _shared(qa: list, qb: list, attribute: str) -> tuple[list, list]:
-    """The sorted keys of two quantity lists, each limited to the units (or measures: ``attribute`` "name") the other
-    also states, and that each side states once (two clinic and home readings both called "blood pressure" are not
+def _measure_side(q: Quantity) -> tuple[str, bool]:
+    """A threshold's measure and side: an upper limit ("PSA below 1 ng/mL may extend the interval") selects other
+    people than a lower one ("a PSA of 3 ng/mL or higher should prompt a repeat test") and is not compared with it."""
+    return q.name, q.op in ("<", "<=")
+
+
+def _shared(qa: list, qb: list, key: Callable[[Quantity], Any]) -> tuple[list, list]:
+    """The sorted values of two quantity lists, each limited to the units or measures (``key``) the other also
+    states, and that each side states once (two clinic and home readings both called "blood pressure" are not
     matched one against one)."""
     def once(qs: list) -> set:
-        values = [getattr(q, attribute) for q in qs]
-        return {v for v in values if values.count(v) == 1}
+        keys = [key(q) for q in qs]
+        return {k for k in keys if keys.count(k) == 1}
 
     common = once(qa) & once(qb)
-    return (sorted(q.key() for q in qa if getattr(q, attribute) in common),
-            sorted(q.key() for q in qb if getattr(q, attribute) in common))
+    return (sorted(q.key() for q in qa if key(q) in common),
+            sorted(q.key() for q in qb if key(q) in common))
 
 
 def _value(f: Frame, value: str) -> ConflictValue:

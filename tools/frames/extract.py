@@ -41,7 +41,8 @@ _ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
 _FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all|recommendations|statements)\b[^()]*)\)\W*$", re.I)
 _RISK = (
     (re.compile(r"\b(?:even higher|very[- ]high)[- ]risk\b", re.I), "very high"),
-    (re.compile(r"\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
+    # (not a comparator: "a 15% or higher risk over the next 10 years")
+    (re.compile(r"(?<!\bor )\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
     (re.compile(r"\baverage[- ]risk\b|\baverage risk\b", re.I), "average"),
 )
 
@@ -150,8 +151,16 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
     scope = _population(pop_text, None)
     sex = scope.sex or lexicon.TOPIC_SEX.get(topic)
     return FrameContext(
-        intervention=lexicon.TOPIC_INTERVENTION.get(topic), sex=sex, scope=scope.model_copy(update={"sex": sex})
+        intervention=lexicon.TOPIC_INTERVENTION.get(topic), sex=sex, scope=scope.model_copy(update={"sex": sex}),
+        inverse_measure=bool(_INVERSE_MEASURE.search(doc_meta.get("text") or "")),
     )
+
+
+# "This is an inverse measure: a lower rate indicates better quality." (not "a companion inverse measure (DM-1)")
+_INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )?measure\b"
+                              r"|\ba lower (?:rate|score|percentage) (?:indicates|means|reflects) better "
+                              r"(?:quality|performance|care)\b", re.I)
+_MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)\s*:", re.I)
 
 
 # a clause beside a sentence's recommendation that recommends nothing itself: an opening concession ("Although statin
@@ -169,6 +178,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     if not sentence or sentence.endswith("?") or not rules.is_recommendation_text(sentence):
         return []
     context = context or context_for(doc_meta)
+    if context and context.inverse_measure and _MEASURE_PART.match(sentence):
+        return []
     meta = _meta(doc_meta)
     frames: list[Frame] = []
     inherited: str | None = None

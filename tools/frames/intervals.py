@@ -20,8 +20,11 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\b(?:at\s+)?{_NUM}\s*-?\s*(?:(?:or|to|-|–)\s*{_NUM}\s*-\s*)?(year|month)s?\s+intervals?\b", None, "post"),
     (rf"\bat intervals of\s+{_NUM}\s*(?:(?:or|to|-|–)\s*{_NUM}\s*)?\s(years?|months?)", None, "post"),
     (rf"\b(?:per|every|each)\s+{_NUM}-(year|month)\s+period\b", None, "post"),  # "one FIT per 12-month period"
-    # "are recalled 3 years later", "retested after 5 years"
-    (rf"\b(?:recalled|retested|rescreened|re-?invited)\s+(?:after\s+|in\s+)?{_NUM}\s+(years?|months?)", None, "post"),
+    # "colonoscopy, one per 120 months"
+    (rf"\b(?:one|once) (?:per|every|each)\s+{_NUM}\s+(years?|months?)", None, "post"),
+    # "are recalled 3 years later", "retested after 5 years", "we will invite you again in five years"
+    (rf"\b(?:recalled|retested|rescreened|re-?invited|invite (?:you|them) again)\s+(?:after\s+|in\s+)?{_NUM}\s+"
+     r"(years?|months?)", None, "post"),
     # "the screening interval should be five years", "a recall interval of 3 years"
     (rf"\binterval\s+(?:should be|is|of|will be|remains)\s+(?:set at\s+)?{_NUM}\s+(years?|months?)", None, "post"),
     (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),

@@ -148,6 +148,7 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("years since quitting >= {}", r"\b(?:gone|been|spent) (\d+) (?:or more )?years without smoking"),
     ("years since quitting: any",
      r"\bno matter how long ago|\bwhatever the time since\b"
+     r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\bnot be used to exclude"
      r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
      r"|(?:number of )?years since|when (?:\w+ ){1,2}(?:quit|stopped|gave up))"),
     (
@@ -162,7 +163,8 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         r"\blife expectancy of at least (\d+) years|\blive at least (\d+) more years",
     ),
     ("one or more CVD risk factors", r"\bone or more (?:cardiovascular )?risk factors"),
-    ("not at increased bleeding risk", r"\bnot at increased (?:bleeding risk|risk of bleeding)"),
+    ("not at increased bleeding risk",
+     r"\bnot at (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"),
     ("high cardiovascular risk", r"\b(?:high|higher|elevated) cardiovascular risk"),
     ("good overall health", r"\boverall health is good|\bin good (?:overall )?health"),
     ("no significant hypoglycemia", r"\bwithout significant hypoglycemia"),
@@ -211,7 +213,10 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
      r"\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b|\bdiet-only\b"),
     # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"
     ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b"),
-    ("increased bleeding risk", r"(?<!not )\bat increased (?:bleeding risk|risk of bleeding)"),
+    # (and what makes it: "if you have had a stomach ulcer or a serious bleed, or if you take another blood thinner")
+    ("increased bleeding risk", r"(?<!not )\bat (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"
+     r"|\b(?:had|history of) (?:a )?(?:stomach|peptic|gastric|duodenal) ulcer|\bhad (?:a )?(?:serious|major) bleed"
+     r"|\b(?:take|taking|on) (?:another|an?) (?:blood thinner|anticoagulant)"),
     ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
     ("harms outweigh benefits", r"\bharms outweigh the benefits"),
     # "people who have never smoked should not be screened on the basis of second-hand smoke exposure alone"

@@ -96,13 +96,16 @@ def _unit(text: str) -> str:
 def _op(before: str, after: str) -> str:
     # "48 mmol/mol (6.5%) or below": the comparator after a restatement in parentheses is the limit's own
     after = re.sub(r"^\s*\([^()]*\)", "", after)
+    # a diagnostic threshold is a lower limit: "the diagnostic threshold for hypertension is now 130/80 mm Hg"
+    diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$", before,
+                           re.I)
     before, after = before[-30:].lower(), after[:25].lower()
     if re.search(r"(?:at or below|at most|≤|<=)\s*$", before):
         return "<="
     # ("A1C levels lower than the goal of 7%")
     if re.search(r"(?:under|below|less than|lower than|<)\s*(?:the (?:goal|target|level) of\s*)?$", before):
         return "<"
-    if re.search(r"(?:at least|at or above|≥|>=)\s*$", before) or re.match(
+    if diagnostic or re.search(r"(?:at least|at or above|≥|>=)\s*$", before) or re.match(
         r"\s*(?:(?:systolic|diastolic|SBP|DBP)\s+)?(?:or (?:higher|more|greater|above)|\+)", after
     ):
         return ">="
@@ -162,6 +165,10 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
     named_after = re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}",
                            after)
     cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
+    # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
+    # offer ambulatory monitoring ... to confirm the diagnosis"
+    if not cats and re.match(r"[^.;]{0,160}\bto confirm (?:the |a )?diagnosis\b", after, re.I):
+        cats = ["hypertension"]
     if cats:
         name = cats[-1].lower()
         # ("confirmed by a home average of 135/85 mm Hg": a home reading, not the clinic one before it)
@@ -183,6 +190,11 @@ _SYSTOLIC_OR = re.compile(
 # agreement)", "consensus was defined as at least 75% agreement", "endorsed by 88% of panel members"
 _VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:voting )?(?:panel|panel members|panellists"
                          r"|panelists|members|votes|voters|respondents|participants))\b", re.I)
+# how common something is, not a value of the recommendation: "white-coat hypertension, which affects an estimated
+# 10-30% of people"
+_PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
+# "(agreement 96%)"
+_VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)\s*(?:of|:|=|was|reached)?\s*$", re.I)
 _ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|\bsystolic\b", re.I)
 
 
@@ -203,7 +215,7 @@ _SYSTOLIC_OR_DIASTOLIC = (
 
 # a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
 # 140/90"
-_FORMER = re.compile(r"\b(?:former|previous|earlier|old|prior)(?: \w+){0,2}(?: of)?\s*$", re.I)
+_FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: \w+){0,2}(?: of)?\s*$", re.I)
 
 
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
@@ -220,7 +232,8 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
-            if (_VOTE_SHARE.match(after) or _PERFORMANCE.search(before)) and not kind.startswith("bp_"):
+            if (_VOTE_SHARE.match(after) or _VOTE_SHARE_BEFORE.search(before) or _PERFORMANCE.search(before)
+                    or _PREVALENCE_BEFORE.search(before)) and not kind.startswith("bp_"):
                 continue
             if _FORMER.search(before):
                 continue

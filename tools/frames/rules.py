@@ -139,11 +139,13 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b|\bno longer (?:recommended|advised)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
+        # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
+        r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
         # "screening ... before age 25 is not supported" (not "is not supported by the evidence", a finding)
         r"|\b(?:is|are) not supported\b(?! by\b)"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
         rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)\s+(?:routinely\s+)?"
-        r"(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend)|Stop|Discontinue)\b"
+        r"(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend|order|perform|provide)|Stop|Discontinue)\b"
         r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|end|be (?:stopped|discontinued|ceased|ended))\b",
     ),
     (
@@ -168,6 +170,11 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\b(?:begin|start)\w* (?:talking|discussing)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
+        # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
+        # at 24-month intervals while he ... still wants screening"
+        r"|\bwho opt (?:in|for)\b|\bstill wants? (?:screening|to be (?:screened|tested))\b"
+        # "this is your choice to make with your doctor"
+        r"|\b(?:is|are) (?:your|their|her|his) (?:own )?(?:choice|decision)\b"
         r"|\bshared decision[- ]making (?:with|about|for)\b"
         r"|\bdecision (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) (?:doctor|clinician"
         r"|provider|GP|health care provider)"
@@ -195,7 +202,14 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
         # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible
         # patients are those aged 50 to 74"
-        r"|\b(?:first|last) (?:routine )?invitation (?:comes|is sent|arrives)\b|\b(?:you are|you're) invited\b"
+        r"|\b(?:first|last) (?:routine )?(?:invitation|kit|test kit|letter) "
+        r"(?:comes|is (?:sent|posted|mailed)|arrives)\b"
+        r"|\b(?:you are|you're) invited\b"
+        # "every three years, eligible individuals are invited for cytology" (not "are invited only if"), "we will
+        # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
+        # with a cervix aged 25 to 69"
+        r"|\b(?:are|is) invited (?:for|to)\b|\b(?:will|'ll|’ll) invite you\b|\b(?:you are|you're) (?:now )?due for\b"
+        r"|\boffered to (?:everyone|everybody|all)\b"
         r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
         # a quality measure's denominator: the people who should receive what its numerator counts
         r"|^\W*(?:denominator|numerator|eligible population)\s*:"
@@ -209,11 +223,17 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bthe (?:\w+ )?(?:goal|target)(?: range)? is\b|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
-        r"|\bhypertension (?:is|are) (?:diagnosed|present|defined) (?:when|at|if|by|as)\b"
+        r"|\bhypertension (?:is|are) (?:diagnosed|present|defined|confirmed) (?:when|at|if|by|as)\b"
+        # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"
+        r"|\b(?:threshold|cut-?off) (?:for|of) (?:\w+ ){0,3}(?:is|are) (?:now |still )?(?=\d|[<>≥≤])"
+        r"|\b(?:retains?|maintains?|adopts?) the definition of\b"
         r"|\b(?:will|'ll|’ll) be diagnosed with\b"
         # "if you decide to be tested, the test is usually repeated once a year"
         r"|\b(?:is|are) (?:usually|generally|typically|normally|then) repeated\b"
-        r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b|\b(?:is|are) (?:appropriate|indicated)\b"
+        # an order set's schedule: "subsequent screening scans are ordered every 24 months"
+        r"|\b(?:is|are) (?:then )?(?:ordered|scheduled|booked|repeated) (?:every|annually|yearly|biennially)\b"
+        r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b"
+        r"|\b(?:is|are|remains?) (?:still )?(?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
         r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         # a programme's kit ("residents aged 50 to 74 are mailed a FIT kit every two years"), guidance cited in the
@@ -228,7 +248,14 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # if your readings are 140/90 or higher"
         r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
-        r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate)\b",
+        r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
+        r"|Measure|Check|Monitor|Relax|Intensify)\b"
+        # "testing it once every 12 months is sufficient" (not "there is sufficient evidence that", a finding)
+        r"|(?<!there )\b(?:is|are) (?:usually |generally )?sufficient\b(?!\s+(?:evidence|data|proof)\b)"
+        # a pathway's step named by its verb ("Step 3, order: total PSA, repeated at 24-month intervals") and a
+        # summary table's row named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12 months")
+        r"|^\W*step \w+\W{1,3}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
+        r"|^\W*(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing)\b[^:.;]{0,60}:",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
@@ -236,7 +263,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
 _NOT_A_RECOMMENDATION = re.compile(
     # ("no longer have a cervix" is no change of guidance)
     # ("years since quitting no longer matter" changes who qualifies, not whether a recommendation stands)
-    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?)\b)"
+    # ("the programme no longer sends kits" after the last one is where it stops)
+    r"\bcompared with\b|\blater replaced\b|\breplaced\b"
+    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?|sends?|posts?|mails?|invites?)\b)"
     r"|\bhad (?:previously |formerly |earlier )?been\b"
     r"|\bmoved (?:the|from)\b"
     # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
@@ -244,7 +273,7 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b"
     # an emergency reading is a reason to refer, not a threshold or a goal of the recommendation
-    r"|\bsame-day (?:assessment|referral|review)\b"
+    r"|\bsame-day (?:\w+ )?(?:assessment|referral|review)\b"
     # a programme's performance standard ("... adequately screened, with an acceptable level of 80%")
     r"|\b(?:acceptable|achievable) (?:level|standard)\b",
     re.I,
@@ -279,6 +308,8 @@ def is_recommendation_text(text: str) -> bool:
 
 # no age at which to stop: "screening should not stop at a set age", "there is no fixed age to stop"
 _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
+# "the number of years since a former smoker quit should not be used to exclude them from screening": who stays in
+_NOT_EXCLUDED = re.compile(r"\b(?:should|must) not be used to (?:exclude|disqualify)\b", re.I)
 CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b"
                        r"|\bcontinue\w* (?:\w+ ){0,3}(?:as long as|for as long as)\b", re.I)
 
@@ -324,9 +355,9 @@ def action(text: str) -> str | None:
             return "individual_decision"
         return by_class
     # double negatives: "screening should not stop at a set age", "there is no upper age limit at which screening
-    # should stop: screening should continue as long as ..."
-    if _NOT_STOP.search(text) or (CONTINUES.search(text) and re.search(r"\b(?:should|must) (?:stop|end|cease)\b",
-                                                                        text, re.I)):
+    # should stop: screening should continue as long as ...", "should not be used to exclude them"
+    stop_named = re.search(r"\b(?:should|must) (?:stop|end|cease)\b", text, re.I)
+    if _NOT_STOP.search(text) or _NOT_EXCLUDED.search(text) or (CONTINUES.search(text) and stop_named):
         return "recommend"
     for name, pattern in _ACTION_CUES:
         if re.search(pattern, text, re.I if name != "recommend" else re.I | re.M):

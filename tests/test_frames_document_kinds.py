@@ -1,0 +1,167 @@
+"""Recommendation frames in the kinds of documents that are not formal guidelines: programme letters, insurer
+policies, clinical pathways, quality measures, consensus statements and patient summaries (``tools/frames/rules.py``,
+``ages.py``, ``intervals.py``, ``quantities.py``, ``bands.py``, ``conflicts.py``)."""
+
+from __future__ import annotations
+
+from clinrag.tools.frames import bands
+from clinrag.tools.frames.conflicts import find_conflicts
+from clinrag.tools.frames.extract import document_frames, extract_frames
+
+CERVICAL = {"topic": "cervical-cancer-screening"}
+CRC = {"topic": "colorectal-cancer-screening"}
+PSA = {"topic": "prostate-cancer-screening"}
+LUNG = {"topic": "lung-cancer-screening"}
+ASPIRIN = {"topic": "aspirin-primary-prevention"}
+BP = {"topic": "hypertension-thresholds"}
+A1C = {"topic": "diabetes-glycemic-targets"}
+
+
+def _summary(sentence: str, meta: dict) -> list[tuple]:
+    return [(f.action, f.test, f.population.age_min, f.population.age_max,
+             f.interval_months.min if f.interval_months else None) for f in extract_frames(sentence, doc_meta=meta)]
+
+
+def _doc(doc_id: str, topic: str, text: str, population: str | None = None) -> dict:
+    return {"doc_id": doc_id, "org": doc_id.upper(), "issued": "2023-01-01", "status": "current", "topic": topic,
+            "population": population, "text": text}
+
+
+def _facets(*docs: dict) -> set[tuple[str, tuple]]:
+    frames = [f for d in docs for f in document_frames(d)]
+    return {(c.facet, tuple(p)) for c in find_conflicts(frames) for p in c.pairs}
+
+
+def test_a_programme_letter_states_who_is_invited_how_often_and_until_when():
+    assert _summary("Dear Patient, you are now due for cervical screening, a free test offered to everyone with a "
+                    "cervix aged 25 to 64.", CERVICAL) == [("recommend", None, 25, 64, None)]
+    assert _summary("Every three years, eligible women are invited for cytology.", CERVICAL) == [
+        ("recommend", "cytology", None, None, 36)]
+    assert _summary("If your HPV test is clear we will invite you again in five years.", CERVICAL)[0][-1] == 60
+    # an exception for some older people is not an invitation of everyone that age
+    assert extract_frames("Those aged 65 or over are invited only if one of their last three tests was abnormal.",
+                          doc_meta=CERVICAL) == []
+    assert _summary("The last kit is posted in the year you turn 74; after that the programme no longer sends kits.",
+                    CRC) == [("recommend", None, None, 74, None)]
+
+
+def test_the_last_kit_closes_the_band_a_letter_opens():
+    letter = _doc("p", CRC["topic"], "From your 50th birthday we will post you a home FIT kit every two years. The "
+                                     "last kit is posted in the year you turn 74.")
+    frames = document_frames(letter)
+    assert bands.band(frames[0], frames) == (50, 74)
+    assert bands.stop_age(frames)[0] == 74
+
+
+def test_an_insurer_policy_states_frequency_limits_and_what_it_does_not_cover():
+    f = extract_frames("Covered services and frequency limits: screening colonoscopy, one per 120 months; fecal "
+                       "immunochemical test, one per 12 months.", doc_meta=CRC)
+    assert [(x.test, x.interval_months.min) for x in f] == [("colonoscopy", 120), ("FIT", 12)]
+    assert _summary("Screening of members aged 76 and older is considered not medically necessary and is not "
+                    "covered.", CRC) == [("recommend_against", None, 76, None, None)]
+
+
+def test_a_choice_left_to_the_patient_is_an_individual_decision():
+    f = extract_frames("If you are between forty and forty-four, you can start yearly mammograms sooner; this is "
+                       "your choice to make with your doctor.", doc_meta={"topic": "breast-cancer-screening"})
+    assert [(x.action, x.population.age_min, x.population.age_max) for x in f] == [("individual_decision", 40, 44)]
+    assert _summary("Frequency, for men who opt in: a PSA test every 12 months.", PSA) == [
+        ("individual_decision", None, None, None, 12)]
+
+
+def test_a_pathways_steps_and_instructions_not_to_order():
+    assert _summary("Step 3, order: total PSA, repeated at 24-month intervals.", PSA) == [
+        ("recommend", None, None, None, 24)]
+    assert _summary("Do not order PSA screening for men aged 70 and over.", PSA) == [
+        ("recommend_against", None, 70, None, None)]
+    assert _summary("Subsequent screening scans are ordered every 24 months.", LUNG) == [
+        ("recommend", None, None, None, 24)]
+    # a decision stated without ages starts where the pathway's own population does
+    pathway = _doc("f", PSA["topic"], "Step 2, discuss: PSA screening is an individual decision. Do not order PSA "
+                                      "screening for men aged 70 and over.", population="Men aged 55 to 69")
+    frames = document_frames(pathway)
+    assert bands.start_age(frames)[0] == 55 and bands.stop_age(frames)[0] == 69
+
+
+def test_schedules_for_those_who_choose_and_result_thresholds_are_compared_as_such():
+    """An interval for men who opted in is compared with a recommended one; what to do at a result ("refer if PSA is
+    4.0 ng/mL or higher") is compared as a threshold, not as an action, and only with a limit on the same side."""
+    topic = PSA["topic"]
+    a = _doc("a", topic, "Men at average risk should undergo PSA-based screening from age 45. Repeat testing should "
+                         "take place every 2 years; men whose PSA is below 1 ng/mL may extend the interval to 4 "
+                         "years. A PSA of 3 ng/mL or higher should prompt a repeat test.")
+    b = _doc("b", topic, "For men aged 50 to 69, the decision to undergo PSA screening should be an individual one. "
+                         "Frequency, for men who opt in: a PSA test every 12 months. A PSA of 3.0 ng/mL or above "
+                         "should be regarded as raised.")
+    c = _doc("c", topic, "PSA screening is an individual decision for men aged 55 to 69. Step 4, act on results: "
+                         "refer to urology if PSA is 4.0 ng/mL or higher.")
+    found = _facets(a, b, c)
+    assert ("interval", ("a", "b")) in found
+    assert ("threshold", ("a", "c")) in found and ("threshold", ("b", "c")) in found
+    assert ("threshold", ("a", "b")) not in found  # "below 1" selects other men than "3 or higher"
+    assert ("action", ("b", "c")) not in found and ("action", ("a", "b")) in found
+
+
+def test_a_consensus_statement_keeps_former_smokers_and_its_vote_shares_are_no_values():
+    f = extract_frames("Statement 2 (agreement 88%): the number of years since a former smoker quit should not be "
+                       "used to exclude them from screening.", doc_meta=LUNG)
+    assert [(x.action, x.population.criteria[0], x.thresholds) for x in f] == [
+        ("recommend", "years since quitting: any", [])]
+    f = extract_frames("Statement 1 (agreement 96%): we recommend yearly low-dose CT screening for people aged 50 to "
+                       "80 with 20 or more pack-years.", doc_meta=LUNG)
+    assert [(x.action, x.thresholds) for x in f] == [("recommend", [])]
+
+
+def test_a_risk_written_with_its_comparator_is_no_risk_group_and_bleeding_history_is_a_condition():
+    f = extract_frames("If you are between 40 and 70 years old and have a 15% or higher risk over the next 10 "
+                       "years, your doctor may suggest a low dose of aspirin.", doc_meta=ASPIRIN)
+    assert [(x.population.risk, [(q.op, q.value) for q in x.thresholds]) for x in f] == [(None, [(">=", "15")])]
+    f = extract_frames("Whatever your age, aspirin is not advised if you have had a stomach ulcer.", doc_meta=ASPIRIN)
+    assert [(x.action, x.population.conditions) for x in f] == [("recommend_against", ["increased bleeding risk"])]
+
+
+def test_an_inverse_quality_measure_counts_what_should_not_happen():
+    text = ("This is an inverse measure: a lower rate indicates better quality. Denominator: patients aged 60 years "
+            "and older without cardiovascular disease. Numerator: patients in the denominator with a new "
+            "prescription for low-dose aspirin. Rationale: aspirin should not be initiated for primary prevention "
+            "in adults aged 60 years or older.")
+    assert [(f.action, f.population.age_min) for f in document_frames(_doc("m", ASPIRIN["topic"], text))] == [
+        ("recommend_against", 60)]
+    # a measure that only mentions an inverse companion measure still states its own goal
+    text = ("Numerator: patients whose most recent HbA1c is less than 8.0%. A companion inverse measure counts "
+            "patients whose HbA1c is greater than 9.0%.")
+    frames = document_frames(_doc("n", A1C["topic"], text))
+    assert [(q.op, q.value) for f in frames[:1] for q in f.targets] == [("<", "8")]
+
+
+def test_definitions_of_hypertension_in_summaries_retentions_and_referrals():
+    def thresholds(sentence: str) -> list[tuple]:
+        return [(q.name, q.op, q.value) for f in extract_frames(sentence, doc_meta=BP) for q in f.thresholds]
+
+    assert thresholds("Summary of major changes: the diagnostic threshold for hypertension is now 130/80 mm Hg "
+                      "(previously 140/90 mm Hg).") == [("hypertension", ">=", "130/80")]
+    assert thresholds("The Association retains the definition of hypertension as an office systolic blood pressure "
+                      "of 140 mm Hg or higher and/or a diastolic pressure of 90 mm Hg or higher.") == [
+        ("hypertension", ">=", "140/90")]
+    assert thresholds("If clinic blood pressure is 140/90 mmHg or higher, offer ambulatory blood pressure monitoring "
+                      "(ABPM) to confirm the diagnosis.") == [("hypertension", ">=", "140/90")]
+    assert thresholds("Hypertension is confirmed when the home average is 135/85 mmHg or higher.") == [
+        ("hypertension (home)", ">=", "135/85")]
+    assert extract_frames("If clinic blood pressure is 180/120 mmHg or higher, refer for same-day specialist "
+                          "assessment.", doc_meta=BP) == []
+    assert thresholds("Out-of-office measurement is strongly encouraged to exclude white-coat hypertension, which "
+                      "affects an estimated 10-30% of people with raised office readings.") == []
+    f = extract_frames("For patients aged 80 and older, a systolic target of 140 to 150 mm Hg remains appropriate.",
+                       doc_meta=BP)
+    assert [(x.action, x.population.age_min, [(q.op, q.value) for q in x.targets]) for x in f] == [
+        ("recommend", 80, [("range", "140-150")])]
+
+
+def test_testing_intervals_written_as_instructions_or_as_enough():
+    assert _summary("Once HbA1c has been stable, testing it once every 12 months is sufficient.", A1C) == [
+        ("recommend", None, None, None, 12)]
+    f = extract_frames("Measure HbA1c every 3 to 6 months until it is stable, and then every 6 months.", doc_meta=A1C)
+    assert [(x.action, x.interval_months.min, x.interval_months.max) for x in f] == [("recommend", 3, 6)]
+    # sufficient evidence is a finding
+    assert extract_frames("A working group concluded that there is sufficient evidence that screening with FIT "
+                          "reduces mortality.", doc_meta=CRC) == []
