@@ -42,7 +42,7 @@ def test_a_programme_letter_states_who_is_invited_how_often_and_until_when():
     assert extract_frames("Those aged 65 or over are invited only if one of their last three tests was abnormal.",
                           doc_meta=CERVICAL) == []
     assert _summary("The last kit is posted in the year you turn 74; after that the programme no longer sends kits.",
-                    CRC) == [("recommend", None, None, 74, None)]
+                    CRC) == [("recommend", "FIT", None, 74, None)]
 
 
 def test_the_last_kit_closes_the_band_a_letter_opens():
@@ -165,3 +165,111 @@ def test_testing_intervals_written_as_instructions_or_as_enough():
     # sufficient evidence is a finding
     assert extract_frames("A working group concluded that there is sufficient evidence that screening with FIT "
                           "reduces mortality.", doc_meta=CRC) == []
+
+
+def test_a_leaflets_optional_start_its_recommended_start_and_no_upper_age():
+    breast = {"topic": "breast-cancer-screening"}
+    f = extract_frames("You can choose to start yearly mammograms at 40 if you wish, and we strongly recommend that "
+                       "you begin no later than your 45th birthday.", doc_meta=breast)
+    assert [(x.action, x.population.age_min) for x in f] == [("individual_decision", 40), ("recommend", 45)]
+    f = extract_frames("From 45 until your 55th birthday, you should have a mammogram every year.", doc_meta=breast)
+    assert [(x.population.age_min, x.population.age_max) for x in f] == [(45, 54)]
+    leaflet = _doc("g", breast["topic"], "From 45 until your 55th birthday, you should have a mammogram every year. "
+                                         "Keep going for as long as you are in good health.")
+    assert bands.stop_age(document_frames(leaflet))[0] == bands.NO_UPPER_LIMIT
+
+
+def test_ages_a_document_replaced_or_reports_as_a_trend_bound_no_one():
+    f = extract_frames("The ACBI now recommends biennial screening mammography for all women from 40 through 74 years "
+                       "of age (Grade B), replacing the individual-decision approach previously taken for women in "
+                       "their forties.", doc_meta={"topic": "breast-cancer-screening"})
+    assert [(x.population.age_min, x.population.age_max) for x in f] == [(40, 74)]
+    f = extract_frames("The Society now advises that average-risk adults begin screening at 45 rather than 50, "
+                       "reflecting early-onset disease, which has increased by about 2% per year among adults younger "
+                       "than 50.", doc_meta=CRC)
+    assert [(x.population.age_min, x.population.age_max) for x in f] == [(45, None)]
+    f = extract_frames("The decision to start screening mammography in women prior to age 50 years should be an "
+                       "individual one.", doc_meta={"topic": "breast-cancer-screening"})
+    assert [x.population.age_max for x in f] == [49]
+
+
+def test_a_pathways_eligibility_step_what_is_no_longer_offered_and_where_it_stops():
+    f = extract_frames("Step 1, eligibility: people with a cervix aged 25 to 65 years who have no symptoms; screening "
+                       "is no longer offered to people aged 21 to 24.", doc_meta=CERVICAL)
+    assert [(x.action, x.population.age_min, x.population.age_max) for x in f] == [
+        ("recommend", 25, 65), ("recommend_against", 21, 24)]
+    assert _summary("Step 1, eligibility check: the clinician confirms the patient is 55-77 years old.", LUNG) == [
+        ("recommend", None, 55, 77, None)]
+    assert _summary("Screening should stop at 60 for women whose last HPV test was negative.", CERVICAL)[0][:3] == (
+        "recommend_against", "hrHPV testing", 61)
+    # a catch-up test for the never screened is not routine screening past the stop age
+    f = extract_frames("Women over 60 who have never been screened should be offered a single HPV test.",
+                       doc_meta=CERVICAL)
+    assert [x.population.conditions for x in f] == [["never screened"]]
+    f = extract_frames("Step 3, ages 30-65: order co-testing (cytology plus hrHPV) every 5 years, although cytology "
+                       "alone every 3 years remains acceptable.", doc_meta=CERVICAL)
+    assert [(x.test, x.action, x.interval_months.min) for x in f] == [
+        ("co-testing", "recommend", 60), ("cytology", "suggest_or_consider", 36)]
+
+
+def test_a_new_single_test_replacing_several_changes_the_schedule_for_the_ages_it_covers():
+    topic = CERVICAL["topic"]
+    old = {**_doc("d-2019", topic, "Step 2, ages 21-29: order cervical cytology alone every 3 years. Step 3, ages "
+                                   "30-65: order co-testing every 5 years."),
+           "org": "D", "issued": "2019-01-01", "status": "superseded", "superseded_by": "d-2024"}
+    new = {**_doc("d-2024", topic, "Step 1, eligibility: people with a cervix aged 25 to 65 years. Step 2, test: "
+                                   "order primary hrHPV testing every 5 years."), "org": "D", "issued": "2024-01-01"}
+    frames = [f for d in (old, new) for f in document_frames(d)]
+    found = {(c.kind, c.facet) for c in find_conflicts(frames, replaced_on={"d-2019": "2024-01-01"})}
+    assert ("change", "interval") in found and ("change", "start_age") in found
+
+
+def test_insurer_limits_programme_kits_labelled_recommendations_and_enough_of_a_finding():
+    f = extract_frames("The following frequency limits apply: screening colonoscopy once every 10 years; fecal "
+                       "immunochemical test (FIT) once every 12 months.", doc_meta=CRC)
+    assert [(x.test, x.interval_months.min) for x in f] == [("colonoscopy", 120), ("FIT", 12)]
+    assert _summary("As long as you remain in the eligible age range, we will post you a new kit every two years.",
+                    CRC) == [("recommend", "FIT", None, None, 24)]
+    assert _summary("Recommendation 1 (strong; moderate certainty): start screening at 45 years in asymptomatic "
+                    "adults at average risk.", CRC) == [("recommend", None, 45, None, None)]
+    f = extract_frames("Recommendation 2 (strong): continue screening through age 75; between 76 and 85, screening "
+                       "should be offered selectively (conditional).", doc_meta=CRC)
+    assert [(x.action, x.population.age_min, x.population.age_max) for x in f] == [
+        ("recommend", None, 75), ("individual_decision", 76, 85)]
+    # a coordinated "and continue" is part of the same recommendation
+    f = extract_frames("Women at average risk should now start having a mammogram every other year at 40 and "
+                       "continue up to age 74 (grade B).", doc_meta={"topic": "breast-cancer-screening"})
+    assert [(x.population.age_min, x.population.age_max) for x in f] == [(40, 74)]
+    # how common a disease is, and a document's replacement of an older one, recommend nothing
+    assert extract_frames("About 1 in 8 men will be diagnosed with prostate cancer at some point.", doc_meta=PSA) == []
+    assert extract_frames("This 2024 edition replaces the Council's 2015 position, which recommended against PSA "
+                          "screening at any age.", doc_meta=PSA) == []
+
+
+def test_statin_thresholds_replaced_values_ldl_bands_and_goals_written_up_to():
+    statin = {"topic": "statin-primary-prevention"}
+    f = extract_frames("Statin therapy is recommended for adults aged 40 to 75 whose 10-year cardiovascular risk is "
+                       "7.5% or more, lowered from the 10% cut-off used in 2018.", doc_meta=statin)
+    assert [(q.op, q.value) for x in f for q in x.thresholds] == [(">=", "7.5")]
+    f = extract_frames("Statement 1 (consensus reached, 92%): people aged 50 to 80 years with 20 pack-years or more "
+                       "should be offered screening once a year.", doc_meta=LUNG)
+    assert [x.thresholds for x in f] == [[]]
+    topic = statin["topic"]
+    band = _doc("c", topic, "In adults 40 to 75 years of age with LDL-C 70 to 189 mg/dL, a statin is recommended if "
+                            "the 10-year ASCVD risk is 7.5% or higher.")
+    limit = _doc("k", topic, "Statin therapy is recommended for adults aged 40 to 75 whose 10-year cardiovascular risk "
+                             "is 7.5% or more; adults with LDL cholesterol of 190 mg/dL or higher should receive a "
+                             "statin.")
+    merged = _doc("q", topic, "Statin therapy should be started in adults aged 40 to 75 with a 10-year cardiovascular "
+                              "risk of 10% or more, and in any adult with LDL cholesterol of 190 mg/dL or higher.")
+    found = _facets(band, limit, merged)
+    assert ("threshold", ("c", "k")) not in found  # the same 7.5 %; an LDL-C band is not a subgroup's limit
+    assert ("threshold", ("c", "q")) in found and ("threshold", ("k", "q")) in found
+    assert bands.start_age(document_frames(merged))[0] == 40
+    goals = [_doc(i, A1C["topic"], t) for i, t in (
+        ("g", "A less stringent goal, such as below 8%, may be reasonable for people with limited life expectancy or "
+              "a history of severe hypoglycemia."),
+        ("t", "If you are frail or have had dangerous hypos, a goal of up to 64 mmol/mol (8.0%) may be agreed."),
+        ("s", "For older adults who are frail or have a history of severe hypoglycemia, an A1C goal of <7.5% is "
+              "recommended."))]
+    assert _facets(*goals) == {("target", ("g", "s")), ("target", ("s", "t"))}

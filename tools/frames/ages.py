@@ -35,7 +35,8 @@ def _age(text: str) -> int:
     return _DECADE_WORDS.get(text.lower(), 0) or int(text)
 
 
-# (regex, kind); kinds: range (g1-g2), min (g1), gt (g1+1), lt (g1-1), max (g1), at (start cue -> min, else g1-g1)
+# (regex, kind); kinds: range (g1-g2), range_before (g1 to g2-1), min (g1), gt (g1+1), lt (g1-1), max (g1), at (start
+# cue -> min, else g1-g1)
 _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # a changed start or stop age: "raised the starting age from 21 to 25" starts at 25 (the old age bounds no one)
     (r"\b(?:start(?:ing)?|initial|minimum|lower) age (?:\w+ ){0,5}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b", "min"),
@@ -56,9 +57,14 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:aged?|ages)\s+(\d{2,3})\s*(?:years?\s*)?or more\b", "min"),  # "anyone aged 60 years or more"
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\b(?:beyond|past|after) (?:the )?age (?:of )?(\d{2,3})\b", "gt"),
+    # "screening should stop at 60 for women whose last HPV test was negative": none after 60
+    (r"\b(?:stop|end|cease|discontinue)\w* at (?:the )?(?:age )?(?:of )?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\bbeyond (\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),  # "beyond 85, screening is not recommended"
     # "screening should stop after 65 for women whose ..." (not "after 10 years")
     (r"\bafter (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "gt"),
+    # "From 45 until your 55th birthday" (45-54)
+    (r"\bfrom (?:age )?(\d{2}) (?:until|till|up to|to) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) "
+     r"birthday", "range_before"),
     # birthdays: "before the 21st birthday", "from her 50th birthday up to her 71st birthday" (50-70)
     (r"\b(?:before|up to|until|till) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) birthday", "lt"),
     (r"\b(?:from|after|on|at) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) birthday", "min"),
@@ -66,9 +72,12 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
     (r"\bfrom (\d{2}) years(?: of age| old)?\b", "min"),  # "men from 45 years of age who have ..."
     (r"\b(\d{2})-?\s*(?:to|-|–)\s*(\d{2,3})-year-olds?\b", "range"),  # "40- to 70-year-olds"
-    (r"\b(?:younger than|under(?: the age of)?|before age|below age)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
+    (r"\b(?:younger than|under(?: the age of)?|before age|below age|prior to(?: the)? age(?: of)?)\s+(?:age\s+)?"
+     r"(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
     (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
-    (r"\bno later than age (\d{2,3})\b", "min"),
+    # "no later than age 50", "begin no later than your 45th birthday" (not "no later than 12 months")
+    (r"\bno later than (?:age |the |their |your |her |his )?(\d{2,3})"
+     r"(?:(?:st|nd|rd|th) birthday\b|\b(?!\s*(?:years?|months?|weeks?|days?)\b))", "min"),
     # a programme's last invitation: "your last routine invitation comes at age 60"
     (r"\blast (?:\w+ )?invitation (?:\w+ ){0,3}at (?:the )?(?:age (?:of )?)?(\d{2,3})\b", "max"),
     # "the last kit is posted in the year you turn 74"
@@ -112,6 +121,14 @@ _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$|\b(?:had|has|develop
 # an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
 # screening before age 40"
 _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)
+# an age the document has replaced bounds no one now: "from 40 through 74 ..., replacing the individual-decision
+# approach previously taken for women in their forties" (not "instead of", which can name another test for the same
+# people: "tomosynthesis ... instead of 2D mammography for annual screening of women aged 40 and over")
+_REPLACED_BEFORE = re.compile(r"\b(?:previously|formerly|replacing|replaces)\b[^.;,()]*$", re.I)
+# a trend among an age group is a finding: "early-onset disease, which has increased by about 2% per year among
+# adults younger than 50"
+_TREND_BEFORE = re.compile(r"\b(?:increased|risen|rose|fallen|fell|decreased|declined|doubled|grown)\b[^.;]{0,60}"
+                           r"\bamong (?:\w+ ){0,2}$", re.I)
 # a number of years someone is expected to live is no age: "men with a life expectancy under 10 years"
 _EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$", re.I)
 
@@ -128,19 +145,22 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
             preceding = text[: m.start()]
             if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(preceding) or (
                 _PURPOSE_BEFORE.search(preceding) or _EXPECTANCY_BEFORE.search(preceding)
+                or _REPLACED_BEFORE.search(preceding) or _TREND_BEFORE.search(preceding)
             ):
                 continue
             a = _age(m.group(1))
             if not 10 <= a <= 120:
                 continue
+            second = _age(m.group(2)) if m.lastindex and m.lastindex > 1 else a
             lo_hi = {
-                "range": (a, _age(m.group(2)) if m.lastindex and m.lastindex > 1 else a),
+                "range": (a, second),
+                "range_before": (a, second - 1),
                 "min": (a, None),
                 "gt": (a + 1, None),
                 "lt": (None, a - 1),
                 "max": (None, a),
                 "at": (a, None) if start_cue else (a, a),
-                "decade": (a, (_age(m.group(2)) if m.lastindex and m.lastindex > 1 else a) + 9),
+                "decade": (a, second + 9),
             }[kind]
             taken.append((m.start(), m.end()))
             spans.append((m.start(), m.end(), *lo_hi))

@@ -23,9 +23,12 @@ RISK_GROUP_CRITERIA = frozenset({"Black ancestry", "family history", "germline m
 def general(frame: Frame) -> bool:
     """A frame about the general (not high-risk, not a subgroup) population. People selected by a lower limit on
     LDL-C ("aged 20 to 75 with an LDL-C of 190 mg/dL or higher": severe hypercholesterolemia) are a subgroup; a
-    band of LDL-C ("LDL-C of 70 to 189 mg/dL") describes the general population the recommendation is for."""
+    band of LDL-C ("LDL-C of 70 to 189 mg/dL") describes the general population the recommendation is for, and so
+    does a risk threshold stated beside the LDL-C limit ("adults aged 40 to 75 with a 10-year risk of 10% or more,
+    and any adult with LDL cholesterol of 190 mg/dL or higher")."""
     p = frame.population
-    selected_by_ldl = any(q.name == "LDL-C" and q.op in (">=", ">") for q in frame.thresholds)
+    selected_by_ldl = any(q.name == "LDL-C" and q.op in (">=", ">") for q in frame.thresholds) and not any(
+        q.name == "10-year CVD risk" for q in frame.thresholds)
     return (not p.conditions and p.risk in (None, "average") and not RISK_GROUP_CRITERIA.intersection(p.criteria)
             and not selected_by_ldl)
 

@@ -258,7 +258,9 @@ def _stands_apart(parts: list[str]) -> bool:
     the other parts do not ("...; if you have had a total hysterectomy you won't need screening") or values the
     other parts do not ("keep HbA1c at or below 48 mmol/mol; where ..., aim for 53 mmol/mol or below")."""
     intervention = lexicon.intervention(" ".join(parts))
-    tests = [{t for *_, t in lexicon.tests(p, intervention)} if intervention else set() for p in parts]
+    # (a test named in parentheses explains another: "co-testing (cytology plus hrHPV)")
+    tests = [{t for *_, t in lexicon.tests(rules.unbracketed(p), intervention)} if intervention else set()
+             for p in parts]
     groups = [set(lexicon.labels(lexicon.CONDITIONS, p)) for p in parts]
     values = [{q.key() for qs in quantities(p) for q in qs} for p in parts]
 

@@ -21,15 +21,13 @@ from each other).
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
 from clinrag.tools.frames import bands
 from clinrag.tools.frames.intervals import span_interval
-from clinrag.tools.frames.quantities import OUT_OF_OFFICE, number_text
-from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame, Interval, Quantity
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame, Interval
+from clinrag.tools.frames.value_comparison import targets_differ, thresholds_differ
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
 _SCREENING_FACETS_SKIP = ("target", "threshold")  # start/stop ages are not meaningful for BP/A1C targets
@@ -83,11 +81,19 @@ def comparable(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
         return False
     if pa.sex and pb.sex and pa.sex != pb.sex:
         return False
-    if (pa.risk or "average") != (pb.risk or "average") or sorted(pa.conditions) != sorted(pb.conditions):
+    if (pa.risk or "average") != (pb.risk or "average") or not _same_group(a, b):
         return False
     if bands.RISK_GROUP_CRITERIA.intersection(pa.criteria) != bands.RISK_GROUP_CRITERIA.intersection(pb.criteria):
         return False  # "Black men ... from 40" is not compared with a recommendation for average-risk men
     return _ages_meet(a, b, docs) and _risks_overlap(a, b)
+
+
+def _same_group(a: Frame, b: Frame) -> bool:
+    """The same conditions; for two goals, conditions that name one subgroup in other words are enough ("older adults
+    with limited life expectancy or severe hypoglycemia" and "older adults who are frail, have limited life
+    expectancy, or have a history of severe hypoglycemia")."""
+    ca, cb = set(a.population.conditions), set(b.population.conditions)
+    return ca == cb or bool(a.targets and b.targets and ca & cb)
 
 
 def _ages_meet(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
@@ -165,34 +171,13 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     if {a.action, b.action} <= _SCHEDULED and ia and ib and a.test == b.test and ia != ib:
         t = f" ({a.test})" if a.test else ""
         out["interval"] = (f"{ia.text()} months{t}", f"{ib.text()} months{t}")
-    # thresholds of two recommendations for (or left to a decision about) the intervention, compared on the measures
-    # both state ("10-year risk >= 7.5 % and LDL-C 70-189 mg/dL" against "10-year risk >= 10 %": the risk differs)
-    ta, tb = _shared(_hypertension_defined(a.thresholds), _hypertension_defined(b.thresholds), _measure_side)
-    if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and ta and tb and ta != tb:
+    # thresholds of two recommendations for (or left to a decision about) the intervention; targets of two
+    # recommendations
+    if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and thresholds_differ(a.thresholds, b.thresholds):
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
-    # targets compared in the units both state ("below 53 mmol/mol (7.0%)" against "below 7%": the same goal)
-    ka, kb = _shared(*(_a1c_in_percent(qs) for qs in _clinic_goals(a.targets, b.targets)), lambda q: q.unit)
-    if both_rec and ka and kb and ka != kb:
+    if both_rec and targets_differ(a.targets, b.targets):
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out
-
-
-_FIRST_STAGE = re.compile(r"(?:stage|grade) 1 hypertension$")
-
-
-def _hypertension_defined(qs: list) -> list:
-    """Thresholds with the definition of hypertension that a first stage implies: its lower limit ("stage 1
-    hypertension 130/80-139/89" defines hypertension as >= 130/80), added when the statement names no
-    "hypertension" threshold of its own, so it compares with one that does (a later stage alone defines none)."""
-    stages = [q for q in qs if _FIRST_STAGE.search(q.name) and q.op in ("range", ">=")]
-    if not stages or any(q.name == "hypertension" for q in qs):
-        return qs
-    def lower(value: str) -> str:  # "130/80-139/89" and "130-139/80-89" both start at 130/80
-        m = re.fullmatch(r"(\d+)-\d+/(\d+)-\d+", value)
-        return f"{m.group(1)}/{m.group(2)}" if m else value.split("-")[0]
-
-    lowest = min((lower(q.value) for q in stages), key=lambda v: int(v.split("/")[0]))
-    return [*qs, Quantity(name="hypertension", op=">=", value=lowest, unit="mm Hg")]
 
 
 _SCHEDULED = RECOMMEND_LIKE | {"individual_decision"}  # actions whose interval is a schedule to compare
@@ -207,53 +192,6 @@ def _schedule(f: Frame, docs: dict[Any, list[Frame]]) -> Interval | None:
     same = [g.interval_months for g in docs.get((f.doc_id, f.intervention), [f])
             if g.interval_months and g.action in _SCHEDULED and g.test == f.test and g.population == f.population]
     return span_interval(same or [f.interval_months])
-
-
-def _clinic_goals(qa: list, qb: list) -> tuple[list, list]:
-    """Two documents' goals, without the home or ambulatory goal one states beside its clinic goal when the other
-    states none ("below 140/90 mm Hg (home reading below 135/85 mm Hg)" against "below 130/80 mm Hg")."""
-    def out_of_office(qs: list) -> bool:
-        return any(q.name.endswith(OUT_OF_OFFICE) for q in qs)
-
-    def clinic(qs: list, other: list) -> list:
-        return qs if out_of_office(other) else [q for q in qs if not q.name.endswith(OUT_OF_OFFICE)]
-
-    return clinic(qa, qb), clinic(qb, qa)
-
-
-def _ifcc_to_ngsp(mmol_mol: str) -> str:
-    """An HbA1c in IFCC units (mmol/mol) as the NGSP/DCCT percentage, by the IFCC-NGSP master equation
-    NGSP = 0.09148 x IFCC + 2.152, to one decimal as guidelines write it (48 -> 6.5, 53 -> 7.0, 58 -> 7.5,
-    64 -> 8.0)."""
-    return "-".join(number_text(round(0.09148 * float(v) + 2.152, 1)) for v in mmol_mol.split("-"))
-
-
-def _a1c_in_percent(qs: list) -> list:
-    """A1C goals stated only in IFCC units, compared in percent ("below 53 mmol/mol" is the goal "below 7%"); a
-    goal that states a percentage is compared in its own words."""
-    if any(q.unit == "%" for q in qs):
-        return qs
-    return [q.model_copy(update={"value": _ifcc_to_ngsp(q.value), "unit": "%"}) if q.unit == "mmol/mol" else q
-            for q in qs]
-
-
-def _measure_side(q: Quantity) -> tuple[str, bool]:
-    """A threshold's measure and side: an upper limit ("PSA below 1 ng/mL may extend the interval") selects other
-    people than a lower one ("a PSA of 3 ng/mL or higher should prompt a repeat test") and is not compared with it."""
-    return q.name, q.op in ("<", "<=")
-
-
-def _shared(qa: list, qb: list, key: Callable[[Quantity], Any]) -> tuple[list, list]:
-    """The sorted values of two quantity lists, each limited to the units or measures (``key``) the other also
-    states, and that each side states once (two clinic and home readings both called "blood pressure" are not
-    matched one against one)."""
-    def once(qs: list) -> set:
-        keys = [key(q) for q in qs]
-        return {k for k in keys if keys.count(k) == 1}
-
-    common = once(qa) & once(qb)
-    return (sorted(q.key() for q in qa if key(q) in common),
-            sorted(q.key() for q in qb if key(q) in common))
 
 
 def _value(f: Frame, value: str) -> ConflictValue:
@@ -386,17 +324,20 @@ def _option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
 
 
 def _sole_test_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
-    """Between versions of one organization that each recommend a single test, a new test with another interval is
-    an ``interval`` change ("cytology every 3 years" in 2015, "primary hrHPV testing every 5 years" in 2022): the
-    organization's one screening schedule changed. Documents that list several tests are compared test by test."""
-    sole: dict[tuple, list[Frame]] = {}
+    """Between versions of one organization where one recommends a single test that the other does not schedule, a
+    different interval for the same ages is an ``interval`` change ("cytology every 3 years" in 2015, "primary hrHPV
+    testing every 5 years" in 2022; "cytology every 3 years at 21-29, co-testing every 5 years at 30-65" in 2019,
+    "primary hrHPV testing every 5 years" from 25 in 2024): the organization's screening schedule changed. Versions
+    that share a test are compared test by test."""
+    timed: dict[tuple, list[Frame]] = {}
     for key, fs in docs.items():
-        timed = [f for f in fs if f.test and f.interval_months and f.action in RECOMMEND_LIKE and bands.general(f)]
-        if len({f.test for f in timed}) == 1:
-            sole[key] = timed
-    for (doc_a, intervention), fa in sole.items():
-        for (doc_b, other), fb in sole.items():
-            if other != intervention or doc_a >= doc_b or _kind(fa[0], fb[0]) != "change" or fa[0].test == fb[0].test:
+        if found := [f for f in fs if f.test and f.interval_months and f.action in RECOMMEND_LIKE and bands.general(f)]:
+            timed[key] = found
+    for (doc_a, intervention), fa in timed.items():
+        for (doc_b, other), fb in timed.items():
+            tests_a, tests_b = {f.test for f in fa}, {f.test for f in fb}
+            if (other != intervention or doc_a >= doc_b or _kind(fa[0], fb[0]) != "change" or tests_a & tests_b
+                    or min(len(tests_a), len(tests_b)) != 1):
                 continue
             for a in fa:
                 for b in fb:

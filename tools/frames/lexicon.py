@@ -127,7 +127,9 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "FIT",
             r"\bf(?:a)?ecal immunochemical test(?:ing)?(?: \(FIT\))?|(?-i:(?<!DNA-)\bFIT\b)"
-            r"|\bimmunochemical f(?:a)?ecal occult blood test(?:ing)?|(?-i:\biFOBT\b)",
+            r"|\bimmunochemical f(?:a)?ecal occult blood test(?:ing)?|(?-i:\biFOBT\b)"
+            # a bowel screening programme's home kit ("we will post you a new kit every two years")
+            r"|\b(?:home )?(?:test )?kits?\b",
         ),
         ("gFOBT", r"\b(?:high-sensitivity )?guaiac(?:-based)? fecal occult blood test(?:ing)?|\bgFOBT"),
     ),
@@ -221,6 +223,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("harms outweigh benefits", r"\bharms outweigh the benefits"),
     # "people who have never smoked should not be screened on the basis of second-hand smoke exposure alone"
     ("never smoked", r"\b(?:have|has) never smoked\b|\bnever[- ]smokers?\b|\blifelong non-?smokers?\b"),
+    # a catch-up offer: "women over 60 who have never been screened should be offered a single HPV test"
+    ("never screened", r"\b(?:have|has) never been screened\b|\bnever[- ]screened\b|\bunscreened\b"),
 )
 
 

@@ -100,7 +100,7 @@ def _op(before: str, after: str) -> str:
     diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$", before,
                            re.I)
     before, after = before[-30:].lower(), after[:25].lower()
-    if re.search(r"(?:at or below|at most|≤|<=)\s*$", before):
+    if re.search(r"(?:at or below|at most|up to|≤|<=)\s*$", before):
         return "<="
     # ("A1C levels lower than the goal of 7%")
     if re.search(r"(?:under|below|less than|lower than|<)\s*(?:the (?:goal|target|level) of\s*)?$", before):
@@ -194,7 +194,10 @@ _VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:voting )?(?:
 # 10-30% of people"
 _PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
 # "(agreement 96%)"
-_VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)\s*(?:of|:|=|was|reached)?\s*$", re.I)
+# a change observed, not a value of the recommendation: "the prevalence of high-grade lesions fell by more than 80%"
+_CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|increased|decreased|reduced|lowered|cut) "
+                            r"by (?:more than |over |about |around |roughly |nearly |almost |up to |some )?$", re.I)
+_VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)(?:\s*(?:of|:|=|was|reached))?[\s,]*$", re.I)
 _ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|\bsystolic\b", re.I)
 
 
@@ -213,9 +216,16 @@ _SYSTOLIC_OR_DIASTOLIC = (
 )
 
 
+# what a number just after these words is: a vote share, a performance standard, how common something is, a change
+# observed (a value in mm Hg is always read)
+_NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE)
+
+
 # a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
 # 140/90"
-_FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: \w+){0,2}(?: of)?\s*$", re.I)
+_FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: \w+){0,2}(?: of)?\s*$"
+                     # "7.5% or more, lowered from the 10% cut-off used in 2018"
+                     r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up) from(?: the| a| an)?\s*$", re.I)
 
 
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
@@ -232,8 +242,8 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
-            if (_VOTE_SHARE.match(after) or _VOTE_SHARE_BEFORE.search(before) or _PERFORMANCE.search(before)
-                    or _PREVALENCE_BEFORE.search(before)) and not kind.startswith("bp_"):
+            not_a_value = _VOTE_SHARE.match(after) or any(p.search(before) for p in _NOT_A_VALUE_BEFORE)
+            if not_a_value and not kind.startswith("bp_"):
                 continue
             if _FORMER.search(before):
                 continue

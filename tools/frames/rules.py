@@ -100,7 +100,7 @@ _CLASS_ACTION = {
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
 # "From age 30 to 65, screen ...") or a label of up to six words ("NICE: offer ...", "Key points for clinicians:
 # offer ...", a pathway's "Step 2, ages 21 to 29: order ...").
-_IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}:\s*)?"
+_IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*)?"
                   r"(?:(?:for|in|among|if|when|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
 # permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
@@ -136,7 +136,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not (?:recommend|advise)|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
-        r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b|\bno longer (?:recommended|advised)\b"
+        r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
+        r"|\bno longer (?:recommended|advised|offered|covered)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
@@ -173,6 +174,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
         # at 24-month intervals while he ... still wants screening"
         r"|\bwho opt (?:in|for)\b|\bstill wants? (?:screening|to be (?:screened|tested))\b"
+        # "you can choose to start yearly mammograms at 40 if you wish"
+        r"|\bif (?:you|she|he|they) (?:so )?(?:wish|wishes)\b"
         # "this is your choice to make with your doctor"
         r"|\b(?:is|are) (?:your|their|her|his) (?:own )?(?:choice|decision)\b"
         r"|\bshared decision[- ]making (?:with|about|for)\b"
@@ -196,10 +199,12 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
         # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
         # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
-        r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b"
+        r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
         r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
+        # a pathway's eligibility step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
+        r"|^\W*(?:step \w+\W{1,3})?(?:eligibility|eligible population|who to screen)(?: check| criteria)?\s*:"
         # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible
         # patients are those aged 50 to 74"
         r"|\b(?:first|last) (?:routine )?(?:invitation|kit|test kit|letter) "
@@ -227,7 +232,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"
         r"|\b(?:threshold|cut-?off) (?:for|of) (?:\w+ ){0,3}(?:is|are) (?:now |still )?(?=\d|[<>≥≤])"
         r"|\b(?:retains?|maintains?|adopts?) the definition of\b"
-        r"|\b(?:will|'ll|’ll) be diagnosed with\b"
+        # (a definition, "you'll be diagnosed with high blood pressure if ...", not how common a disease is: "about 1 in
+        # 8 men will be diagnosed with prostate cancer")
+        r"|\b(?:will|'ll|’ll) be diagnosed with\b(?=[^.;]{0,60}\b(?:if|when|once)\b)"
         # "if you decide to be tested, the test is usually repeated once a year"
         r"|\b(?:is|are) (?:usually|generally|typically|normally|then) repeated\b"
         # an order set's schedule: "subsequent screening scans are ordered every 24 months"
@@ -250,6 +257,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
         r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
         r"|Measure|Check|Monitor|Relax|Intensify)\b"
+        # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
+        # not a coordinated "... start at 40 and continue up to age 74")
+        r"|(?-i:^\W*Continue\b)|^\W*[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*continue\b"
         # "testing it once every 12 months is sufficient" (not "there is sufficient evidence that", a finding)
         r"|(?<!there )\b(?:is|are) (?:usually |generally )?sufficient\b(?!\s+(?:evidence|data|proof)\b)"
         # a pathway's step named by its verb ("Step 3, order: total PSA, repeated at 24-month intervals") and a
@@ -264,8 +274,10 @@ _NOT_A_RECOMMENDATION = re.compile(
     # ("no longer have a cervix" is no change of guidance)
     # ("years since quitting no longer matter" changes who qualifies, not whether a recommendation stands)
     # ("the programme no longer sends kits" after the last one is where it stops)
-    r"\bcompared with\b|\blater replaced\b|\breplaced\b"
-    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?|sends?|posts?|mails?|invites?)\b)"
+    # ("This 2024 edition replaces the Council's 2015 position, which recommended against ...")
+    r"\bcompared with\b|\blater replaced\b|\breplaced\b|\breplaces\b|\bsupersedes\b"
+    # ("screening is no longer offered to people aged 21 to 24" says what is offered now)
+    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?|sends?|posts?|mails?|invites?|offered|covered)\b)"
     r"|\bhad (?:previously |formerly |earlier )?been\b"
     r"|\bmoved (?:the|from)\b"
     # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
@@ -311,7 +323,8 @@ _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
 # "the number of years since a former smoker quit should not be used to exclude them from screening": who stays in
 _NOT_EXCLUDED = re.compile(r"\b(?:should|must) not be used to (?:exclude|disqualify)\b", re.I)
 CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b"
-                       r"|\bcontinue\w* (?:\w+ ){0,3}(?:as long as|for as long as)\b", re.I)
+                       r"|\bcontinue\w* (?:\w+ ){0,3}(?:as long as|for as long as)\b"
+                       r"|\bkeep (?:going|having|getting|being screened|screening)\b[^.;]{0,30}\bas long as\b", re.I)
 
 
 def _cue(name: str) -> str:

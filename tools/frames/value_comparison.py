@@ -1,0 +1,105 @@
+"""How two frames' thresholds and targets are compared: on the measures (thresholds) or units (targets) both state,
+each stated once, in comparable terms. A first stage of hypertension defines hypertension; an A1C goal stated only in
+IFCC units is compared in percent; a home or ambulatory goal beside a clinic goal is set aside when the other
+document states none; "at or below" a goal is "below" it; an upper limit is not compared with a lower one, nor an
+LDL-C band with an LDL-C limit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from clinrag.tools.frames.quantities import OUT_OF_OFFICE, number_text
+from clinrag.tools.frames.schema import Quantity
+
+
+def thresholds_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
+    """Whether two statements' thresholds differ on a measure both state ("10-year risk >= 7.5 % and LDL-C 70-189
+    mg/dL" against "10-year risk >= 10 %": the risk differs)."""
+    ta, tb = _shared(_hypertension_defined(qa), _hypertension_defined(qb), _measure_side)
+    return bool(ta and tb and ta != tb)
+
+
+def targets_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
+    """Whether two statements' goals differ in a unit both state ("below 53 mmol/mol (7.0%)" against "below 7%": the
+    same goal)."""
+    ka, kb = (sorted(_goal_limit(k) for k in ks)
+              for ks in _shared(*(_a1c_in_percent(qs) for qs in _clinic_goals(qa, qb)), lambda q: q.unit))
+    return bool(ka and kb and ka != kb)
+
+
+_FIRST_STAGE = re.compile(r"(?:stage|grade) 1 hypertension$")
+
+
+def _hypertension_defined(qs: list) -> list:
+    """Thresholds with the definition of hypertension that a first stage implies: its lower limit ("stage 1
+    hypertension 130/80-139/89" defines hypertension as >= 130/80), added when the statement names no
+    "hypertension" threshold of its own, so it compares with one that does (a later stage alone defines none)."""
+    stages = [q for q in qs if _FIRST_STAGE.search(q.name) and q.op in ("range", ">=")]
+    if not stages or any(q.name == "hypertension" for q in qs):
+        return qs
+    def lower(value: str) -> str:  # "130/80-139/89" and "130-139/80-89" both start at 130/80
+        m = re.fullmatch(r"(\d+)-\d+/(\d+)-\d+", value)
+        return f"{m.group(1)}/{m.group(2)}" if m else value.split("-")[0]
+
+    lowest = min((lower(q.value) for q in stages), key=lambda v: int(v.split("/")[0]))
+    return [*qs, Quantity(name="hypertension", op=">=", value=lowest, unit="mm Hg")]
+
+
+def _clinic_goals(qa: list, qb: list) -> tuple[list, list]:
+    """Two documents' goals, without the home or ambulatory goal one states beside its clinic goal when the other
+    states none ("below 140/90 mm Hg (home reading below 135/85 mm Hg)" against "below 130/80 mm Hg")."""
+    def out_of_office(qs: list) -> bool:
+        return any(q.name.endswith(OUT_OF_OFFICE) for q in qs)
+
+    def clinic(qs: list, other: list) -> list:
+        return qs if out_of_office(other) else [q for q in qs if not q.name.endswith(OUT_OF_OFFICE)]
+
+    return clinic(qa, qb), clinic(qb, qa)
+
+
+def _ifcc_to_ngsp(mmol_mol: str) -> str:
+    """An HbA1c in IFCC units (mmol/mol) as the NGSP/DCCT percentage, by the IFCC-NGSP master equation
+    NGSP = 0.09148 x IFCC + 2.152, to one decimal as guidelines write it (48 -> 6.5, 53 -> 7.0, 58 -> 7.5,
+    64 -> 8.0)."""
+    return "-".join(number_text(round(0.09148 * float(v) + 2.152, 1)) for v in mmol_mol.split("-"))
+
+
+def _a1c_in_percent(qs: list) -> list:
+    """A1C goals stated only in IFCC units, compared in percent ("below 53 mmol/mol" is the goal "below 7%"); a
+    goal that states a percentage is compared in its own words."""
+    if any(q.unit == "%" for q in qs):
+        return qs
+    return [q.model_copy(update={"value": _ifcc_to_ngsp(q.value), "unit": "%"}) if q.unit == "mmol/mol" else q
+            for q in qs]
+
+
+def _goal_limit(key: tuple[str, str, str]) -> tuple[str, str, str]:
+    """A goal's (comparator, value, unit) with "at or below" read as "below": "below 8%" and "up to 64 mmol/mol
+    (8.0%)" are one goal as guidelines write them."""
+    op, value, unit = key
+    return ("<" if op == "<=" else op), value, unit
+
+
+def _measure_side(q: Quantity) -> tuple[str, str]:
+    """A threshold's measure and side: an upper limit ("PSA below 1 ng/mL may extend the interval") selects other
+    people than a lower one ("a PSA of 3 ng/mL or higher should prompt a repeat test") and is not compared with it;
+    nor is an LDL-C band, which describes the general population ("LDL-C 70 to 189 mg/dL"), with an LDL-C limit,
+    which selects a subgroup ("LDL-C of 190 mg/dL or higher")."""
+    if q.name == "LDL-C" and q.op == "range":
+        return q.name, "band"
+    return q.name, "upper" if q.op in ("<", "<=") else "lower"
+
+
+def _shared(qa: list, qb: list, key: Callable[[Quantity], Any]) -> tuple[list, list]:
+    """The sorted values of two quantity lists, each limited to the units or measures (``key``) the other also
+    states, and that each side states once (two clinic and home readings both called "blood pressure" are not
+    matched one against one)."""
+    def once(qs: list) -> set:
+        keys = [key(q) for q in qs]
+        return {k for k in keys if keys.count(k) == 1}
+
+    common = once(qa) & once(qb)
+    return (sorted(q.key() for q in qa if key(q) in common),
+            sorted(q.key() for q in qb if key(q) in common))
