@@ -62,12 +62,16 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bbeyond (\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),  # "beyond 85, screening is not recommended"
     # "screening should stop after 65 for women whose ..." (not "after 10 years")
     (r"\bafter (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "gt"),
+    # "We will send your first invitation shortly before your 25th birthday" (from 25)
+    (r"\bfirst (?:\w+ ){0,2}invitation (?:\w+ ){0,3}before (?:the |your |her |his |their )?(\d{2,3})(?:st|nd|rd|th) "
+     r"birthday", "min"),
     # "From 45 until your 55th birthday" (45-54)
     (r"\bfrom (?:age )?(\d{2}) (?:until|till|up to|to) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) "
      r"birthday", "range_before"),
     # birthdays: "before the 21st birthday", "from her 50th birthday up to her 71st birthday" (50-70)
     (r"\b(?:before|up to|until|till) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) birthday", "lt"),
-    (r"\b(?:from|after|on|at) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) birthday", "min"),
+    (r"\b(?:from|after|on|at) (?:the |their |your |her |his |a |the (?:patient|person)'s )?(\d{2,3})(?:st|nd|rd|th) "
+     r"birthday", "min"),
     (r"\bbefore (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "lt"),  # "not ... before 25"
     (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
     (r"\bfrom (\d{2}) years(?: of age| old)?\b", "min"),  # "men from 45 years of age who have ..."
@@ -124,7 +128,12 @@ _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", r
 # an age the document has replaced bounds no one now: "from 40 through 74 ..., replacing the individual-decision
 # approach previously taken for women in their forties" (not "instead of", which can name another test for the same
 # people: "tomosynthesis ... instead of 2D mammography for annual screening of women aged 40 and over")
-_REPLACED_BEFORE = re.compile(r"\b(?:previously|formerly|replacing|replaces)\b[^.;,()]*$", re.I)
+# ... "from your 45th birthday rather than from age 50", "until you turn 75, up from the previous upper limit of your
+# 71st birthday"
+_REPLACED_BEFORE = re.compile(r"\b(?:previous|previously|formerly|replacing|replaces|(?:up|down) from)\b[^.;,()]*$"
+                              r"|\b(?:rather than|instead of)\s*$"
+                              # "every five years, instead of every three years for people under 50"
+                              r"|\binstead of (?:every|once|the previous|the old)\b[^.;,()]*$", re.I)
 # a trend among an age group is a finding: "early-onset disease, which has increased by about 2% per year among
 # adults younger than 50"
 _TREND_BEFORE = re.compile(r"\b(?:increased|risen|rose|fallen|fell|decreased|declined|doubled|grown)\b[^.;]{0,60}"

@@ -22,6 +22,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\b(?:per|every|each)\s+{_NUM}-(year|month)\s+period\b", None, "post"),  # "one FIT per 12-month period"
     # "colonoscopy, one per 120 months"
     (rf"\b(?:one|once) (?:per|every|each)\s+{_NUM}\s+(years?|months?)", None, "post"),
+    # "a further kit is sent automatically two years after each normal result"
+    (rf"\b(?:sent|invited|offered|repeated|recalled|rescreened)\s+(?:automatically\s+)?(?:again\s+)?{_NUM}\s+"
+     r"(years?|months?)\s+(?:after|later)\b", None, "post"),
     # "are recalled 3 years later", "retested after 5 years", "we will invite you again in five years"
     (rf"\b(?:recalled|retested|rescreened|re-?invited|invite (?:you|them) again)\s+(?:after\s+|in\s+)?{_NUM}\s+"
      r"(years?|months?)", None, "post"),

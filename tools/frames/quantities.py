@@ -167,7 +167,8 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
     cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
     # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
     # offer ambulatory monitoring ... to confirm the diagnosis"
-    if not cats and re.match(r"[^.;]{0,160}\bto confirm (?:the |a )?diagnosis\b", after, re.I):
+    if not cats and (re.match(r"[^.;]{0,160}\bto confirm (?:the |a )?diagnosis\b", after, re.I)
+                     or re.search(r"\bto confirm (?:the |a )?diagnosis\b[^.;]{0,100}$", before, re.I)):
         cats = ["hypertension"]
     if cats:
         name = cats[-1].lower()
@@ -203,7 +204,12 @@ _ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|
 
 # a programme's performance standard is not a value of a recommendation: "with an acceptable level of 80%", "an
 # achievable level of at least 95%"
-_PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\b[^.;]{0,15}$", re.I)
+_PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\b[^.;]{0,15}$"
+                          # a quality measure's own results and aims: "network performance was 61%, and the
+                          # improvement goal is 70%"
+                          r"|\bperformance (?:was|is|of|rate)\b[^.;]{0,15}$"
+                          r"|\bimprovement (?:goal|target) (?:is|of)\s*$",
+                          re.I)
 
 
 # a category written as a systolic or a diastolic band, as blood-pressure tables are: "stage 1 hypertension (130-139 or
@@ -224,6 +230,8 @@ _NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CH
 # a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
 # 140/90"
 _FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: \w+){0,2}(?: of)?\s*$"
+                     # "whereas the previous edition aimed first for below 140/90 mm Hg"
+                     r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement)\b[^.;]{0,30}$"
                      # "7.5% or more, lowered from the 10% cut-off used in 2018"
                      r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up) from(?: the| a| an)?\s*$", re.I)
 
@@ -319,11 +327,16 @@ def _in_target(text: str, positions: list[int]) -> list[bool]:
     """Per quantity, whether it is spoken of as a target: in a clause that names a target, a quantity is one when
     its own comma-delimited segment names it ("start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a
     threshold, then a target); when no quantity's segment names it, every quantity of the clause is ("a target of
-    130/80 for adults with CVD")."""
+    130/80 for adults with CVD"). A level at which to ease treatment is not a goal ("consider deintensifying therapy
+    in patients whose A1C is below 6.5%, because treating to lower levels showed no benefit")."""
     if not _TARGET_CUE.search(text):
         return [False] * len(positions)
     own = [bool(_TARGET_CUE.search(_segment(text, pos))) for pos in positions]
-    return own if any(own) else [True] * len(positions)
+    eased = [bool(_DEINTENSIFY.search(_segment(text, pos))) for pos in positions]
+    return [o and not e for o, e in zip(own if any(own) else [True] * len(positions), eased)]
+
+
+_DEINTENSIFY = re.compile(r"\bde-?intensif\w*|\bstep(?:ping)? down\b|\bease (?:the )?(?:treatment|therapy)\b", re.I)
 
 
 def _merge_systolic_diastolic(qs: list[Quantity]) -> list[Quantity]:

@@ -99,8 +99,9 @@ _CLASS_ACTION = {
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
 # "From age 30 to 65, screen ...") or a label of up to six words ("NICE: offer ...", "Key points for clinicians:
-# offer ...", a pathway's "Step 2, ages 21 to 29: order ...").
-_IMPERATIVE_AT = (r"^\W*(?:[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*)?"
+# offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number ("4.4 Measure A1C ...").
+_IMPERATIVE_AT = (r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?"
+                  r"(?:[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*)?"
                   r"(?:(?:for|in|among|if|when|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
 # permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
@@ -123,8 +124,13 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "discourage",
         rf"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|{_MAY_STOP_CUE}|\bnot (?:necessary|needed)\b"
-        # "suggests that clinicians refrain from screening"
+        # "suggests that clinicians refrain from screening", "suggest that persons who are up to date with screening
+        # stop routine screening after age 75"
         r"|\bsuggest\w*\b[^.;]{0,40}\brefrain\w* from\b"
+        # (not "suggest that screening continue up to age 70 and then stop")
+        r"|\bsuggest\w* that\b(?:(?!\bcontinu)[^.;]){0,60}\bstop\b"
+        # an insurer's "not considered routine" for older members
+        r"|\bnot considered routine\b"
         # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
         r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
         r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))"
@@ -142,6 +148,9 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
         r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
+        # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
+        r"|\b(?:stop|cease) being (?:invited|screened|offered)\b"
+        r"|^\W*(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{0,20}\b(?:pathway|programme|program|screening)\b"
         # "screening ... before age 25 is not supported" (not "is not supported by the evidence", a finding)
         r"|\b(?:is|are) not supported\b(?! by\b)"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
@@ -188,8 +197,10 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         "suggest_or_consider",
         # (not "considers screening medically necessary", an insurer's word for what it covers)
         r"\bsuggest(?:s|ed)?\b|\bconsider(?:s|ed)?\b(?![^.;]{0,80}\bmedically necessary\b)|\bmight\b"
-        r"|\bmay (?:also |still )?(?:begin|suit|justify|be|start|"
-        r"offer|use|help|transition|switch|replace|substitute)\b|\bcan (?:switch|choose|opt|replace)\b"
+        # (not what may happen to someone screened: "may be called back for more tests")
+        r"|\bmay (?:also |still )?(?:begin|suit|justify"
+        r"|be(?! (?:called back|recalled|found|diagnosed|detected|harmed)\b)"
+        r"|start|offer|use|help|transition|switch|replace|substitute)\b|\bcan (?:switch|choose|opt|replace)\b"
         r"|\bacceptable\b|\bencourag\w+"
         r"|\breasonable\b",
     ),
@@ -200,6 +211,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
         # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
         r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
+        # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
+        r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free)\b"
         r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
@@ -232,16 +245,21 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"
         r"|\b(?:threshold|cut-?off) (?:for|of) (?:\w+ ){0,3}(?:is|are) (?:now |still )?(?=\d|[<>≥≤])"
         r"|\b(?:retains?|maintains?|adopts?) the definition of\b"
+        r"|\bthe definition of (?:hypertension|diabetes) (?:is|remains) (?:unchanged|still|the same)\b"
         # (a definition, "you'll be diagnosed with high blood pressure if ...", not how common a disease is: "about 1 in
         # 8 men will be diagnosed with prostate cancer")
         r"|\b(?:will|'ll|’ll) be diagnosed with\b(?=[^.;]{0,60}\b(?:if|when|once)\b)"
         # "if you decide to be tested, the test is usually repeated once a year"
         r"|\b(?:is|are) (?:usually|generally|typically|normally|then) repeated\b"
+        # a schedule written as a table: "Read as a table, the monitoring schedule is: A1C at 3 months after ..."
+        r"|\b(?:monitoring|testing|screening|follow-up) schedule is\b"
         # an order set's schedule: "subsequent screening scans are ordered every 24 months"
         r"|\b(?:is|are) (?:then )?(?:ordered|scheduled|booked|repeated) (?:every|annually|yearly|biennially)\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b"
         r"|\b(?:is|are|remains?) (?:still )?(?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
+        # "we will write to you once every three years", "invitations are sent once every three years"
+        r"|\b(?:will|'ll|’ll) (?:write to|remind) you\b|\binvitations? (?:are|is) (?:sent|posted|mailed)\b"
         r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         # a programme's kit ("residents aged 50 to 74 are mailed a FIT kit every two years"), guidance cited in the
         # subjunctive ("aligns with clinical guidance that women aged 50 to 74 years be screened every two years"),
@@ -256,7 +274,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"
         rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
         r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
-        r"|Measure|Check|Monitor|Relax|Intensify)\b"
+        r"|Measure|Check|Monitor|Relax|Intensify|Review|Deintensify)\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
         # not a coordinated "... start at 40 and continue up to age 74")
         r"|(?-i:^\W*Continue\b)|^\W*[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*continue\b"
@@ -265,7 +283,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a pathway's step named by its verb ("Step 3, order: total PSA, repeated at 24-month intervals") and a
         # summary table's row named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12 months")
         r"|^\W*step \w+\W{1,3}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
-        r"|^\W*(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing)\b[^:.;]{0,60}:",
+        r"|^\W*(?:step \w+\W{1,3})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing)\b"
+        r"[^:.;]{0,60}:",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
     ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
@@ -349,9 +368,12 @@ _AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |s
 def action(text: str) -> str | None:
     """The action a clause states: a grade or class decides when present (a favourable one graded on permission to
     stop is that permission: "discourage"), otherwise the first lexical cue. A bare letter ("(B)") decides only
-    when no word does: ADA writes its levels of evidence the same way ("is reasonable (A)")."""
+    when no word does: ADA writes its levels of evidence the same way ("is reasonable (A)"), and so does a grade
+    paired with a level of evidence or a consensus ("[Grade D, consensus]", "[Grade B, Level 2]"), which grades the
+    evidence, not the advice."""
     grade = _GRADE.search(text)
-    bare = grade is not None and re.fullmatch(r"\([A-Z]\)", grade.group(0)) is not None
+    bare = grade is not None and (re.fullmatch(r"\([A-Z]\)", grade.group(0)) is not None or re.match(
+        r"\s*[,;]\s*(?:level|consensus|LoE|evidence)\b", text[grade.end():], re.I) is not None)
     if grade and not bare:
         by_grade = _GRADE_ACTION[_grade_letter(grade)]
         return "discourage" if by_grade in RECOMMEND_LIKE and _MAY_STOP.search(unbracketed(text)) else by_grade

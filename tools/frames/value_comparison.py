@@ -24,8 +24,13 @@ def thresholds_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
 def targets_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
     """Whether two statements' goals differ in a unit both state ("below 53 mmol/mol (7.0%)" against "below 7%": the
     same goal)."""
-    ka, kb = (sorted(_goal_limit(k) for k in ks)
-              for ks in _shared(*(_a1c_in_percent(qs) for qs in _clinic_goals(qa, qb)), lambda q: q.unit))
+    goals = [_a1c_in_percent(qs) for qs in _clinic_goals(qa, qb)]
+    # two goals in one unit ("below 130/80 mm Hg ..., for whom the systolic target is below 130 mm Hg") are matched
+    # by what they measure
+    ka, kb = _shared(*goals, lambda q: q.unit)
+    if not (ka and kb):
+        ka, kb = _shared(*goals, lambda q: (q.unit, q.name))
+    ka, kb = sorted(map(_goal_limit, ka)), sorted(map(_goal_limit, kb))
     return bool(ka and kb and ka != kb)
 
 
