@@ -121,3 +121,18 @@ def test_goals_matched_by_measure_and_a_schedule_that_names_no_test():
     changes = [c for c in find_conflicts(frames, replaced_on={"n-2019": "2024-01-01"}) if c.facet == "interval"]
     assert [(c.kind, [v.value for v in c.values]) for c in changes] == [
         ("change", ["36 months (test not named)", "60 months (hrHPV testing)"])]
+
+
+def test_prostate_leaflets_and_consensus_intervals_usual_practice_and_carriers():
+    psa = {"topic": "prostate-cancer-screening"}
+    f = extract_frames("Men who have a negative first screen should be re-invited at four-yearly intervals; the panel "
+                       "did not support annual testing.", doc_meta=psa)
+    assert [(x.interval_months.min, x.interval_months.max) for x in f] == [(48, 48)]
+    assert _bands("If you decide to be tested and your result is normal, most men repeat the test every two years.",
+                  psa) == [("recommend", None, None, 24)]
+    assert _bands("Once you are over 75, the test is not usually offered.", psa) == [("discourage", 76, None, None)]
+    f = extract_frames("Carriers of a pathogenic BRCA2 variant should be offered screening from age 40.", doc_meta=psa)
+    assert [x.population.criteria for x in f] == [["germline mutation"]]
+    # a change narrative's "recommended interval has been lengthened" states no recommendation of its own
+    assert extract_frames("What's new: the starting age has been lowered from 55 to 50, and the recommended interval "
+                          "has been lengthened from yearly to every two years.", doc_meta=psa) == []

@@ -36,6 +36,8 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (r"\bquarterly\b|\bfour times (?:a|per) year\b", 3, "post"),
     (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b", 12, "post"),
     (r"\btriennially\b", 36, "post"),
+    # "re-invited at four-yearly intervals"
+    (rf"\b{_NUM}-(year)ly\b", None, "post"),
     (r"\bonce (?:a|every) decade\b", 120, "post"),
     (r"\bbiennial\b", 24, "pre"),
     (r"\byearly\b|\bannual\b", 12, "pre"),
@@ -45,7 +47,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
 
 # an interval named only as the one not to use: "every 2 to 4 years rather than annually", "a routine interval of two
 # years is preferred over annual testing"
-_REJECTED = re.compile(r"(?:rather than|instead of|preferred over|in place of)\s*$", re.I)
+# ("the panel did not support annual testing", "the recommended interval has been lengthened from yearly")
+_REJECTED = re.compile(r"(?:rather than|instead of|preferred over|in place of|(?:did|does|do) not support|"
+                       r"(?:lengthened|shortened|changed|extended|moved) from)\s*$", re.I)
 
 
 def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:

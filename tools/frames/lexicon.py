@@ -175,7 +175,8 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         "Black ancestry",
         r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b|\bAfrican (?:descent|ancestry)",
     ),
-    ("germline mutation", r"\bgermline mutations?"),
+    # "carriers of a pathogenic BRCA2 variant"
+    ("germline mutation", r"\bgermline mutations?|\b(?:pathogenic )?BRCA[12]? (?:variant|mutation)s?\b"),
     (
         "family history",
         r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b",

@@ -129,8 +129,8 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bsuggest\w*\b[^.;]{0,40}\brefrain\w* from\b"
         # (not "suggest that screening continue up to age 70 and then stop")
         r"|\bsuggest\w* that\b(?:(?!\bcontinu)[^.;]){0,60}\bstop\b"
-        # an insurer's "not considered routine" for older members
-        r"|\bnot considered routine\b"
+        # an insurer's "not considered routine" for older members; a leaflet's "the test is not usually offered"
+        r"|\bnot considered routine\b|\b(?:is|are) not (?:usually|routinely|normally) offered\b"
         # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
         r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
         r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))"
@@ -206,7 +206,10 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "recommend",
-        r"\brecommend(?:s|ed)?\b|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
+        # (not a change narrative's "the recommended interval has been lengthened from yearly to every two years")
+        r"\brecommend(?:s|ed)?\b(?! (?:\w+ ){0,2}(?:has|have) been (?:lengthened|shortened|changed|lowered|raised"
+        r"|extended|moved)\b)"
+        r"|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
         # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
         # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
@@ -267,7 +270,7 @@ _ACTION_CUES: tuple[tuple[str, str], ...] = (
         # ("a reading below 150/90 is usually the goal")
         r"|\b(?:is|are) (?:mailed|posted)\b"
         r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
-        r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need)\b"
+        r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need|repeat)\b"
         r"|\bis (?:usually |generally |typically )?the (?:appropriate |recommended |preferred )?(?:goal|target)\b"
         # a patient summary's definition: "your doctor will usually say you have high blood pressure (hypertension)
         # if your readings are 140/90 or higher"
