@@ -4,32 +4,14 @@ policies, clinical pathways, quality measures, consensus statements and patient 
 
 from __future__ import annotations
 
+from frame_fixtures import A1C, ASPIRIN, BP, CERVICAL, CRC, LUNG, PSA
+from frame_fixtures import conflict_facets as _facets
+from frame_fixtures import make_doc as _doc
+from frame_fixtures import summary as _summary
+
 from clinrag.tools.frames import bands
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.frames.extract import document_frames, extract_frames
-
-CERVICAL = {"topic": "cervical-cancer-screening"}
-CRC = {"topic": "colorectal-cancer-screening"}
-PSA = {"topic": "prostate-cancer-screening"}
-LUNG = {"topic": "lung-cancer-screening"}
-ASPIRIN = {"topic": "aspirin-primary-prevention"}
-BP = {"topic": "hypertension-thresholds"}
-A1C = {"topic": "diabetes-glycemic-targets"}
-
-
-def _summary(sentence: str, meta: dict) -> list[tuple]:
-    return [(f.action, f.test, f.population.age_min, f.population.age_max,
-             f.interval_months.min if f.interval_months else None) for f in extract_frames(sentence, doc_meta=meta)]
-
-
-def _doc(doc_id: str, topic: str, text: str, population: str | None = None) -> dict:
-    return {"doc_id": doc_id, "org": doc_id.upper(), "issued": "2023-01-01", "status": "current", "topic": topic,
-            "population": population, "text": text}
-
-
-def _facets(*docs: dict) -> set[tuple[str, tuple]]:
-    frames = [f for d in docs for f in document_frames(d)]
-    return {(c.facet, tuple(p)) for c in find_conflicts(frames) for p in c.pairs}
 
 
 def test_a_programme_letter_states_who_is_invited_how_often_and_until_when():

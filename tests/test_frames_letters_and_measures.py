@@ -5,25 +5,15 @@ tables, and how versions that name no test compare (``tools/frames/rules.py``, `
 
 from __future__ import annotations
 
+from frame_fixtures import A1C, BP, BREAST, CERVICAL, CRC, LUNG, summary
+from frame_fixtures import make_doc as _doc
+
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.frames.extract import document_frames, extract_frames
 
-BREAST = {"topic": "breast-cancer-screening"}
-CERVICAL = {"topic": "cervical-cancer-screening"}
-CRC = {"topic": "colorectal-cancer-screening"}
-LUNG = {"topic": "lung-cancer-screening"}
-BP = {"topic": "hypertension-thresholds"}
-A1C = {"topic": "diabetes-glycemic-targets"}
-
 
 def _bands(sentence: str, meta: dict) -> list[tuple]:
-    return [(f.action, f.population.age_min, f.population.age_max,
-             f.interval_months.min if f.interval_months else None) for f in extract_frames(sentence, doc_meta=meta)]
-
-
-def _doc(doc_id: str, topic: str, text: str, **extra) -> dict:
-    return {"doc_id": doc_id, "org": doc_id.split("-")[0].upper(), "issued": "2023-01-01", "status": "current",
-            "topic": topic, "population": None, "text": text, **extra}
+    return [(action, lo, hi, interval) for action, _, lo, hi, interval in summary(sentence, meta)]
 
 
 def test_a_letters_new_ages_and_schedule_without_the_ones_it_replaced():
