@@ -1,10 +1,11 @@
-"""The regex rule layer: strength, action and non-recommendation sentences (ages: :mod:`ages`; intervals:
-:mod:`intervals`)."""
+"""The regex rule layer: strength, action and non-recommendation sentences (the words of each action:
+:mod:`action_cues`; ages: :mod:`ages`; intervals: :mod:`intervals`)."""
 
 from __future__ import annotations
 
 import re
 
+from clinrag.tools.frames.action_cues import ACTION_CUES, MAY_STOP_CUE
 from clinrag.tools.frames.schema import RECOMMEND_LIKE
 
 # "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation", "earns a B
@@ -97,201 +98,6 @@ _CLASS_ACTION = {
     "III": "recommend_against",
 }
 
-# Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
-# "From age 30 to 65, screen ...") or a label of up to six words ("NICE: offer ...", "Key points for clinicians:
-# offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number ("4.4 Measure A1C ...").
-_IMPERATIVE_AT = (r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?"
-                  r"(?:[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*)?"
-                  r"(?:(?:for|in|among|if|when|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
-
-# permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
-# "discourage", and what turns a favourable grade into one (:func:`action`)
-_MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end)\b|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
-                 r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b")
-
-# Lexical action cues, checked in this order (first match wins).
-_ACTION_CUES: tuple[tuple[str, str], ...] = (
-    (
-        "insufficient_evidence",
-        r"\binsufficient\b|\bcannot (?:be )?(?:determined?|assess)|\bunable to (?:assess|determine)"
-        r"|\bnot enough evidence|\bfor or against\b"
-        # "there is too little evidence to know whether ...", "too few data"
-        r"|\btoo (?:little|few) (?:good |high-quality )?(?:evidence|data|studies)\b"
-        # "finds the evidence too thin to judge the balance of benefits and harms"
-        r"|\b(?:too (?:thin|limited|weak|sparse|scant)|not (?:strong|good) enough) to (?:judge|determine|assess|weigh"
-        r"|tell|say|recommend)\b",
-    ),
-    (
-        "discourage",
-        rf"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|{_MAY_STOP_CUE}|\bnot (?:necessary|needed)\b"
-        # "suggests that clinicians refrain from screening", "suggest that persons who are up to date with screening
-        # stop routine screening after age 75"
-        r"|\bsuggest\w*\b[^.;]{0,40}\brefrain\w* from\b"
-        # (not "suggest that screening continue up to age 70 and then stop")
-        r"|\bsuggest\w* that\b(?:(?!\bcontinu)[^.;]){0,60}\bstop\b"
-        # an insurer's "not considered routine" for older members; a leaflet's "the test is not usually offered"
-        r"|\bnot considered routine\b|\b(?:is|are) not (?:usually|routinely|normally) offered\b"
-        # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
-        r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
-        r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))"
-        # "No one younger than 21 needs cervical screening"
-        r"|\b(?:no one|nobody|no (?:woman|man|adult|person))\b[^.;,]{0,40}\bneeds?\b",
-    ),
-    (
-        "recommend_against",
-        r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not (?:recommend|advise)|\bnot recommended\b"
-        r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
-        r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
-        r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
-        r"|\bno longer (?:recommended|advised|offered|covered)\b"
-        r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
-        r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
-        # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
-        r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
-        # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
-        r"|\b(?:stop|cease) being (?:invited|screened|offered)\b"
-        r"|^\W*(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{0,20}\b(?:pathway|programme|program|screening)\b"
-        # "screening ... before age 25 is not supported" (not "is not supported by the evidence", a finding)
-        r"|\b(?:is|are) not supported\b(?! by\b)"
-        # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
-        rf"|{_IMPERATIVE_AT}(?:(?:Do not|Don't)\s+(?:routinely\s+)?"
-        r"(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend|order|perform|provide)|Stop|Discontinue)\b"
-        r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|end|be (?:stopped|discontinued|ceased|ended))\b",
-    ),
-    (
-        "individual_decision",
-        # (not "an individualised, risk-adapted strategy", which is what is recommended)
-        r"\bindividual (?:decision|one|basis)|\bbe individual(?=\s*(?:[,.;(]|and\b))"
-        r"|\bindividuali[sz]ed\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan)\b)"
-        r"|\binformed decision"
-        r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
-        r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
-        # "statin initiation is left to clinical judgment and a discussion with the patient"
-        r"|\bleft to (?:clinical judg\w+|the (?:clinician|patient)|individual)\w*"
-        r"|\b(?:discussion|conversation)(?: (?:about|of|on) [^.,;]{1,40})? should (?:start|begin)"
-        r"|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
-        r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecide together\b"
-        r"|\b(?:offered|offers) the same discussion\b"
-        r"|\bcounsel+ed (?:about|on) (?:the )?(?:possible )?"
-        r"(?:benefits and harms|harms and benefits|risks and benefits)"
-        # "no man should have a PSA test without first discussing what a raised result could lead to"
-        r"|\bwithout (?:first )?(?:discussing|a discussion|talking)\b"
-        # "Black men should begin that conversation at 45"
-        r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
-        r"|\b(?:begin|start)\w* (?:talking|discussing)\b"
-        r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
-        # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
-        # at 24-month intervals while he ... still wants screening"
-        r"|\bwho opt (?:in|for)\b|\bstill wants? (?:screening|to be (?:screened|tested))\b"
-        # "you can choose to start yearly mammograms at 40 if you wish"
-        r"|\bif (?:you|she|he|they) (?:so )?(?:wish|wishes)\b"
-        # "this is your choice to make with your doctor"
-        r"|\b(?:is|are) (?:your|their|her|his) (?:own )?(?:choice|decision)\b"
-        r"|\bshared decision[- ]making (?:with|about|for)\b"
-        r"|\bdecision (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) (?:doctor|clinician"
-        r"|provider|GP|health care provider)"
-        r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
-        r"(?:whether\b|(?:the )?(?:possible )?benefits and harms)|\bbefore deciding whether\b",
-    ),
-    (
-        "suggest_or_consider",
-        # (not "considers screening medically necessary", an insurer's word for what it covers)
-        r"\bsuggest(?:s|ed)?\b|\bconsider(?:s|ed)?\b(?![^.;]{0,80}\bmedically necessary\b)|\bmight\b"
-        # (not what may happen to someone screened: "may be called back for more tests")
-        r"|\bmay (?:also |still )?(?:begin|suit|justify"
-        r"|be(?! (?:called back|recalled|found|diagnosed|detected|harmed)\b)"
-        r"|start|offer|use|help|transition|switch|replace|substitute)\b|\bcan (?:switch|choose|opt|replace)\b"
-        r"|\bacceptable\b|\bencourag\w+"
-        r"|\breasonable\b",
-    ),
-    (
-        "recommend",
-        # (not a change narrative's "the recommended interval has been lengthened from yearly to every two years")
-        r"\brecommend(?:s|ed)?\b(?! (?:\w+ ){0,2}(?:has|have) been (?:lengthened|shortened|changed|lowered|raised"
-        r"|extended|moved)\b)"
-        r"|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
-        r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
-        # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
-        # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
-        r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
-        # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
-        r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free)\b"
-        r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
-        # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
-        r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
-        # a pathway's eligibility step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
-        r"|^\W*(?:step \w+\W{1,3})?(?:eligibility|eligible population|who to screen)(?: check| criteria)?\s*:"
-        # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible
-        # patients are those aged 50 to 74"
-        r"|\b(?:first|last) (?:routine )?(?:invitation|kit|test kit|letter) "
-        r"(?:comes|is (?:sent|posted|mailed)|arrives)\b"
-        r"|\b(?:you are|you're) invited\b"
-        # "every three years, eligible individuals are invited for cytology" (not "are invited only if"), "we will
-        # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
-        # with a cervix aged 25 to 69"
-        r"|\b(?:are|is) invited (?:for|to)\b|\b(?:will|'ll|’ll) invite you\b|\b(?:you are|you're) (?:now )?due for\b"
-        r"|\boffered to (?:everyone|everybody|all)\b"
-        r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
-        # a quality measure's denominator: the people who should receive what its numerator counts
-        r"|^\W*(?:denominator|numerator|eligible population)\s*:"
-        r"|\b(?:remain|are|is|become) eligible\b"
-        # a list of the tests a document accepts: "Suitable strategies include ...", "First-tier tests: ..."
-        r"|\b(?:suitable|appropriate|approved|first[- ](?:line|tier)) (?:screening )?"
-        r"(?:strateg(?:y|ies)|options?|tests?|modalit(?:y|ies)|methods?)\b"
-        # (not how a consensus panel decided: "with agreement defined as at least 80% of votes")
-        r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\baim (?:for|is)\b|\bprefer\w*"
-        r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
-        r"|\bthe (?:\w+ )?(?:goal|target)(?: range)? is\b|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
-        # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
-        r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
-        r"|\bhypertension (?:is|are) (?:diagnosed|present|defined|confirmed) (?:when|at|if|by|as)\b"
-        # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"
-        r"|\b(?:threshold|cut-?off) (?:for|of) (?:\w+ ){0,3}(?:is|are) (?:now |still )?(?=\d|[<>≥≤])"
-        r"|\b(?:retains?|maintains?|adopts?) the definition of\b"
-        r"|\bthe definition of (?:hypertension|diabetes) (?:is|remains) (?:unchanged|still|the same)\b"
-        # (a definition, "you'll be diagnosed with high blood pressure if ...", not how common a disease is: "about 1 in
-        # 8 men will be diagnosed with prostate cancer")
-        r"|\b(?:will|'ll|’ll) be diagnosed with\b(?=[^.;]{0,60}\b(?:if|when|once)\b)"
-        # "if you decide to be tested, the test is usually repeated once a year"
-        r"|\b(?:is|are) (?:usually|generally|typically|normally|then) repeated\b"
-        # a schedule written as a table: "Read as a table, the monitoring schedule is: A1C at 3 months after ..."
-        r"|\b(?:monitoring|testing|screening|follow-up) schedule is\b"
-        # an order set's schedule: "subsequent screening scans are ordered every 24 months"
-        r"|\b(?:is|are) (?:then )?(?:ordered|scheduled|booked|repeated) (?:every|annually|yearly|biennially)\b"
-        r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b"
-        r"|\b(?:is|are|remains?) (?:still )?(?:appropriate|indicated)\b"
-        r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
-        # "we will write to you once every three years", "invitations are sent once every three years"
-        r"|\b(?:will|'ll|’ll) (?:write to|remind) you\b|\binvitations? (?:are|is) (?:sent|posted|mailed)\b"
-        r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
-        # a programme's kit ("residents aged 50 to 74 are mailed a FIT kit every two years"), guidance cited in the
-        # subjunctive ("aligns with clinical guidance that women aged 50 to 74 years be screened every two years"),
-        # a patient summary's usual practice ("most men have a PSA test once a year"), a goal named after its value
-        # ("a reading below 150/90 is usually the goal")
-        r"|\b(?:is|are) (?:mailed|posted)\b"
-        r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
-        r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need|repeat)\b"
-        r"|\bis (?:usually |generally |typically )?the (?:appropriate |recommended |preferred )?(?:goal|target)\b"
-        # a patient summary's definition: "your doctor will usually say you have high blood pressure (hypertension)
-        # if your readings are 140/90 or higher"
-        r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"
-        rf"|{_IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
-        r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
-        r"|Measure|Check|Monitor|Relax|Intensify|Review|Deintensify)\b"
-        # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
-        # not a coordinated "... start at 40 and continue up to age 74")
-        r"|(?-i:^\W*Continue\b)|^\W*[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*continue\b"
-        # "testing it once every 12 months is sufficient" (not "there is sufficient evidence that", a finding)
-        r"|(?<!there )\b(?:is|are) (?:usually |generally )?sufficient\b(?!\s+(?:evidence|data|proof)\b)"
-        # a pathway's step named by its verb ("Step 3, order: total PSA, repeated at 24-month intervals") and a
-        # summary table's row named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12 months")
-        r"|^\W*step \w+\W{1,3}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
-        r"|^\W*(?:step \w+\W{1,3})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing)\b"
-        r"[^:.;]{0,60}:",
-    ),
-    # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action
-    ("individual_decision", r"\bmay choose\b|\bmay opt\b"),
-)
 _NOT_A_RECOMMENDATION = re.compile(
     # ("no longer have a cervix" is no change of guidance)
     # ("years since quitting no longer matter" changes who qualifies, not whether a recommendation stands)
@@ -351,7 +157,7 @@ CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|li
 
 def _cue(name: str) -> str:
     """The first lexical cue pattern of an action."""
-    return next(pattern for action_name, pattern in _ACTION_CUES if action_name == name)
+    return next(pattern for action_name, pattern in ACTION_CUES if action_name == name)
 
 
 def unbracketed(text: str) -> str:
@@ -362,7 +168,7 @@ def unbracketed(text: str) -> str:
 # permission to stop: a grade or class for it grades the statement that screening can end, which is no
 # recommendation to screen ("Screening can stop after age 65 for those with adequate negative prior screening
 # (Grade A)")
-_MAY_STOP = re.compile(_MAY_STOP_CUE, re.I)
+_MAY_STOP = re.compile(MAY_STOP_CUE, re.I)
 
 
 _AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?discussion\b", re.I)
@@ -397,7 +203,7 @@ def action(text: str) -> str | None:
     stop_named = re.search(r"\b(?:should|must) (?:stop|end|cease)\b", text, re.I)
     if _NOT_STOP.search(text) or _NOT_EXCLUDED.search(text) or (CONTINUES.search(text) and stop_named):
         return "recommend"
-    for name, pattern in _ACTION_CUES:
+    for name, pattern in ACTION_CUES:
         if re.search(pattern, text, re.I if name != "recommend" else re.I | re.M):
             return name
     if m := _WORD.search(text):  # "X is a qualified recommendation": the strength word is the only cue
