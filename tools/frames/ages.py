@@ -126,13 +126,12 @@ _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$|\b(?:had|has|develop
 # screening before age 40"
 _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)
 # an age the document has replaced bounds no one now: "from 40 through 74 ..., replacing the individual-decision
-# approach previously taken for women in their forties" (not "instead of", which can name another test for the same
-# people: "tomosynthesis ... instead of 2D mammography for annual screening of women aged 40 and over")
-# ... "from your 45th birthday rather than from age 50", "until you turn 75, up from the previous upper limit of your
-# 71st birthday"
+# approach previously taken for women in their forties", "from your 45th birthday rather than from age 50", "until you
+# turn 75, up from the previous upper limit of your 71st birthday", "every five years, instead of every three years for
+# people under 50" ("instead of" only right before the age or before a replaced schedule: "tomosynthesis ... instead
+# of 2D mammography for annual screening of women aged 40 and over" names another test for the same people)
 _REPLACED_BEFORE = re.compile(r"\b(?:previous|previously|formerly|replacing|replaces|(?:up|down) from)\b[^.;,()]*$"
                               r"|\b(?:rather than|instead of)\s*$"
-                              # "every five years, instead of every three years for people under 50"
                               r"|\binstead of (?:every|once|the previous|the old)\b[^.;,()]*$", re.I)
 # a trend among an age group is a finding: "early-onset disease, which has increased by about 2% per year among
 # adults younger than 50"
