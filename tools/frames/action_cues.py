@@ -7,8 +7,10 @@ from __future__ import annotations
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
 # "From age 30 to 65, screen ...") or a label of up to six words ("NICE: offer ...", "Key points for clinicians:
 # offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number ("4.4 Measure A1C ...").
+_LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
+_STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
 IMPERATIVE_AT = (r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?"
-                 r"(?:[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*)?"
+                 rf"(?:{_LABEL})?"
                  r"(?:(?:for|in|among|if|when|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
 # permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
@@ -127,7 +129,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
         # a pathway's eligibility step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
-        r"|^\W*(?:step \w+\W{1,3})?(?:eligibility|eligible population|who to screen)(?: check| criteria)?\s*:"
+        rf"|^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen)(?: check| criteria)?\s*:"
         # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible
         # patients are those aged 50 to 74"
         r"|\b(?:first|last) (?:routine )?(?:invitation|kit|test kit|letter) "
@@ -187,13 +189,13 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|Measure|Check|Monitor|Relax|Intensify|Review|Deintensify)\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
         # not a coordinated "... start at 40 and continue up to age 74")
-        r"|(?-i:^\W*Continue\b)|^\W*[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*continue\b"
+        rf"|(?-i:^\W*Continue\b)|^\W*{_LABEL}continue\b"
         # "testing it once every 12 months is sufficient" (not "there is sufficient evidence that", a finding)
         r"|(?<!there )\b(?:is|are) (?:usually |generally )?sufficient\b(?!\s+(?:evidence|data|proof)\b)"
         # a pathway's step named by its verb ("Step 3, order: total PSA, repeated at 24-month intervals") and a
         # summary table's row named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12 months")
-        r"|^\W*step \w+\W{1,3}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
-        r"|^\W*(?:step \w+\W{1,3})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing)\b"
+        rf"|^\W*{_STEP}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
+        rf"|^\W*(?:{_STEP})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing)\b"
         r"[^:.;]{0,60}:",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action

@@ -338,7 +338,7 @@ def _sole_test_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
         for (doc_b, other), fb in timed.items():
             tests_a, tests_b = {f.test for f in fa}, {f.test for f in fb}
             if (other != intervention or doc_a >= doc_b or _kind(fa[0], fb[0]) != "change" or tests_a & tests_b
-                    or min(len(tests_a), len(tests_b)) != 1 or tests_a | tests_b == {None}):
+                    or min(len(tests_a), len(tests_b)) != 1):
                 continue
             for a in fa:
                 for b in fb:

@@ -194,10 +194,10 @@ _VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:voting )?(?:
 # how common something is, not a value of the recommendation: "white-coat hypertension, which affects an estimated
 # 10-30% of people"
 _PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
-# "(agreement 96%)"
 # a change observed, not a value of the recommendation: "the prevalence of high-grade lesions fell by more than 80%"
 _CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|increased|decreased|reduced|lowered|cut) "
                             r"by (?:more than |over |about |around |roughly |nearly |almost |up to |some )?$", re.I)
+# a vote share written before its value: "(agreement 96%)", "(consensus reached, 92%)"
 _VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)(?:\s*(?:of|:|=|was|reached))?[\s,]*$", re.I)
 _ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|\bsystolic\b", re.I)
 
