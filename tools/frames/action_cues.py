@@ -5,13 +5,20 @@ individual decision, insufficient evidence, recommend against, discourage), chec
 from __future__ import annotations
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
-# "From age 30 to 65, screen ...") or a label of up to six words ("NICE: offer ...", "Key points for clinicians:
-# offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number ("4.4 Measure A1C ...").
+# "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a label of up to six words ("NICE: offer
+# ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number
+# ("4.4 Measure A1C ...").
 _LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
 _STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
-IMPERATIVE_AT = (r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?"
+IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP})?"
                  rf"(?:{_LABEL})?"
-                 r"(?:(?:for|in|among|if|when|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
+                 r"(?:(?:for|in|among|if|when|once|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
+
+# a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
+# identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70"): a cue of "recommend"; the
+# pathway's stance on those people is in its other steps (:func:`conflicts._entry_step`)
+ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who)(?: check| criteria)?\s*:"
+              rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b")
 
 # permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
 # "discourage", and what turns a favourable grade into one (:func:`action`)
@@ -58,7 +65,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
         r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
-        r"|\b(?:stop|cease) being (?:invited|screened|offered)\b"
+        r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
         r"|^\W*(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{0,20}\b(?:pathway|programme|program|screening)\b"
         # "screening ... before age 25 is not supported" (not "is not supported by the evidence", a finding)
         r"|\b(?:is|are) not supported\b(?! by\b)"
@@ -72,8 +79,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # (not "an individualised, risk-adapted strategy", which is what is recommended)
         r"\bindividual (?:decision|one|basis)|\bbe individual(?=\s*(?:[,.;(]|and\b))"
         r"|\bindividuali[sz]ed\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan)\b)"
-        r"|\binformed decision"
+        r"|\binformed (?:decision|choice)|\bmakes? (?:his|her|their|your) own (?:\w+ )?(?:choice|decision)\b"
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
+        # "therapy should follow a clinician-patient discussion"
+        r"|\bfollows? (?:a |an )?(?:clinician[–-]patient |shared |informed )?(?:discussion|conversation)\b"
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"
         # "statin initiation is left to clinical judgment and a discussion with the patient"
         r"|\bleft to (?:clinical judg\w+|the (?:clinician|patient)|individual)\w*"
@@ -128,8 +137,14 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
-        # a pathway's eligibility step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
-        rf"|^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen)(?: check| criteria)?\s*:"
+        # a programme's kit: "the programme sends a home test kit ... to everyone aged 50 to 74", "you will receive a
+        # new kit every two years"
+        r"|\b(?:sends?|posts?|mails?) (?:you |out )?(?:an? |your |the )?(?:free |new )?(?:home |screening )?"
+        r"(?:test(?:ing)? )?kits?\b"
+        r"|\b(?:will|'ll|’ll) (?:receive|get) (?:an? |your )?(?:new |free |further |next )?(?:home |screening )?"
+        r"(?:test(?:ing)? )?(?:kit|invitation)s?\b"
+        # a pathway's entry step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
+        rf"|{ENTRY_STEP}"
         # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible
         # patients are those aged 50 to 74"
         r"|\b(?:first|last) (?:routine )?(?:invitation|kit|test kit|letter) "
@@ -138,8 +153,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "every three years, eligible individuals are invited for cytology" (not "are invited only if"), "we will
         # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
         # with a cervix aged 25 to 69"
-        r"|\b(?:are|is) invited (?:for|to)\b|\b(?:will|'ll|’ll) invite you\b|\b(?:you are|you're) (?:now )?due for\b"
+        r"|\b(?:are|is) (?:now )?invited (?:for|to|from)\b|\b(?:will|'ll|’ll) invite you\b"
+        r"|\b(?:you are|you're) (?:now )?due for\b"
         r"|\boffered to (?:everyone|everybody|all)\b"
+        # "Screening continues every two years, and invitations now continue until the 75th birthday"
+        r"|\b(?:screening|invitations?) (?:now )?continues? (?:every|until|up to|through|to age)\b"
         r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
         # a quality measure's denominator: the people who should receive what its numerator counts
         r"|^\W*(?:denominator|numerator|eligible population)\s*:"
@@ -150,7 +168,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # (not how a consensus panel decided: "with agreement defined as at least 80% of votes")
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\baim (?:for|is)\b|\bprefer\w*"
         r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
-        r"|\bthe (?:\w+ )?(?:goal|target)(?: range)? is\b|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
+        r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)? is\b"
+        r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
         r"|\bhypertension (?:is|are) (?:diagnosed|present|defined|confirmed) (?:when|at|if|by|as)\b"
@@ -193,9 +212,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "testing it once every 12 months is sufficient" (not "there is sufficient evidence that", a finding)
         r"|(?<!there )\b(?:is|are) (?:usually |generally )?sufficient\b(?!\s+(?:evidence|data|proof)\b)"
         # a pathway's step named by its verb ("Step 3, order: total PSA, repeated at 24-month intervals") and a
-        # summary table's row named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12 months")
+        # summary table's row or a step named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12
+        # months", "Step 3, treatment targets: clinic blood pressure below 140/90 mmHg")
         rf"|^\W*{_STEP}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
-        rf"|^\W*(?:{_STEP})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing)\b"
+        rf"|^\W*(?:{_STEP})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing"
+        r"|(?:treatment |blood pressure |BP |A1C |HbA1c )?(?:targets?|goals?))\b"
         r"[^:.;]{0,60}:",
     ),
     # a choice offered on its own ("may choose biennial screening"); after "should", which states the main action

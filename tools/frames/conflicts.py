@@ -21,10 +21,12 @@ from each other).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
 from clinrag.tools.frames import bands
+from clinrag.tools.frames.action_cues import ENTRY_STEP
 from clinrag.tools.frames.intervals import span_interval
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame, Interval
 from clinrag.tools.frames.value_comparison import targets_differ, thresholds_differ
@@ -130,6 +132,19 @@ def _refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     )
 
 
+_ENTRY_STEP = re.compile(ENTRY_STEP, re.I)
+
+
+def _entry_step(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
+    """A pathway's entry step ("Step 1, identify: men aged 55 to 69 ...") in a document that states another stance
+    for the intervention in another step ("Step 2, discuss: PSA screening is an individual decision"): it says who
+    enters the pathway, and the pathway's stance is that of its other steps, so its "recommend" is not compared on
+    action (an age it excludes, "screening is no longer offered to people aged 21 to 24", still is).""" 
+    return f.action == "recommend" and bool(_ENTRY_STEP.search(f.sentence or "")) and any(
+        g.sentence != f.sentence and STANCE[g.action] not in ("for", "against")
+        for g in docs[(f.doc_id, f.intervention)])
+
+
 def _risks_overlap(a: Frame, b: Frame) -> bool:
     """Whether two frames' 10-year-risk ranges meet (a frame that states none covers every risk)."""
     ra, rb = _risk_range(a), _risk_range(b)
@@ -162,13 +177,14 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
         # what to do at a result ("refer to urology if PSA is 4.0 ng/mL or higher") is not whom to screen
         and (bool(a.thresholds) == bool(b.thresholds) or not a.intervention.endswith("screening"))
         and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP))
-        and not (_refined(a, docs) or _refined(b, docs))
+        and not (_refined(a, docs) or _refined(b, docs) or _entry_step(a, docs) or _entry_step(b, docs))
     ):
         out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")
     both_rec = a.action in RECOMMEND_LIKE and b.action in RECOMMEND_LIKE
     # how often to repeat a test is also stated for the people who choose it ("for men who opt in: every 12 months")
     ia, ib = _schedule(a, docs), _schedule(b, docs)
-    if {a.action, b.action} <= _SCHEDULED and ia and ib and a.test == b.test and ia != ib:
+    if ({a.action, b.action} <= _SCHEDULED and ia and ib and _same_test(a, b, docs, kind) and ia != ib
+            and not (_more_often_if(a) and ib.max == ia.max) and not (_more_often_if(b) and ia.max == ib.max)):
         t = f" ({a.test})" if a.test else ""
         out["interval"] = (f"{ia.text()} months{t}", f"{ib.text()} months{t}")
     # thresholds of two recommendations for (or left to a decision about) the intervention; targets of two
@@ -181,6 +197,25 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
 
 
 _SCHEDULED = RECOMMEND_LIKE | {"individual_decision"}  # actions whose interval is a schedule to compare
+
+
+# a schedule with an unnamed more frequent tier ("at least twice a year, and more often if you are not meeting your
+# goal"): the same as one that names it ("twice yearly at goal, quarterly otherwise", 3-6 months) where both
+# schedules' longest gap is the same
+_MORE_OFTEN_IF = re.compile(r"\b(?:and|or) more (?:often|frequently) (?:if|when|in|for)\b", re.I)
+
+
+def _more_often_if(f: Frame) -> bool:
+    return bool(_MORE_OFTEN_IF.search(f.sentence or ""))
+
+
+def _same_test(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str) -> bool:
+    """The same test, or between organizations a schedule from a document that names no test of the intervention at
+    all (a letter's "we will write to you again in three years") beside one that names it: the only schedule that
+    document has (between versions, :func:`_sole_test_changes` compares such schedules)."""
+    if a.test == b.test:
+        return True
+    return kind == "disagreement" and any(f.test is None and not any(g.test for g in docs[(f.doc_id, f.intervention)]) for f in (a, b))
 
 
 def _schedule(f: Frame, docs: dict[Any, list[Frame]]) -> Interval | None:

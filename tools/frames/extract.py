@@ -91,7 +91,13 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
                 joined = t
         if len(owned) >= 2:
             return [(label, intervals.span_interval(owned[label])) for label in labels if label in owned]
-    return [(labels[0] if labels else None, intervals.span_interval([iv for *_, iv, _ in ivs]))]
+    # one interval for every test ("... once every 36 months, regardless of which test is used") names none of them
+    test = None if _ANY_TEST.search(text) else (labels[0] if labels else None)
+    return [(test, intervals.span_interval([iv for *_, iv, _ in ivs]))]
+
+
+_ANY_TEST = re.compile(r"\b(?:regardless of|irrespective of|whatever|whichever) (?:which |the )?(?:screening )?"
+                       r"(?:test|method|modality|option)", re.I)
 
 
 def _strength_for_every_part(sentence: str) -> str | None:

@@ -211,8 +211,10 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     # manage their diabetes with diet alone" (not "a decision that weighs frailty", "without severe hypoglycemia")
     ("frailty",
      r"\b(?:with|are|is|in) frailty\b|\b(?:are|is) frail\b|\bfrail (?:older )?(?:people|persons|adults|patients)"),
+    # (and a leaflet's "if you ... often have low blood sugar")
     ("severe hypoglycemia",
-     r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) hypo(?:glyc(?:a)?emia|s)\b"),
+     r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) hypo(?:glyc(?:a)?emia|s)\b"
+     r"|\b(?:often|frequently|repeatedly) (?:have|get|had) (?:low blood (?:sugar|glucose)|hypos)\b"),
     ("diabetes managed by diet alone",
      r"\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b|\bdiet-only\b"),
     # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"

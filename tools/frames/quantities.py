@@ -167,7 +167,8 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
     cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
     # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
     # offer ambulatory monitoring ... to confirm the diagnosis"
-    if not cats and (re.match(r"[^.;]{0,160}\bto confirm (?:the |a )?diagnosis\b", after, re.I)
+    # ("if clinic blood pressure is 140/90 mmHg or higher, offer ambulatory monitoring (ABPM) to confirm;")
+    if not cats and (re.match(r"[^.;]{0,160}\bto confirm(?: (?:the |a )?diagnosis\b|\s*[;.]|$)", after, re.I)
                      or re.search(r"\bto confirm (?:the |a )?diagnosis\b[^.;]{0,100}$", before, re.I)):
         cats = ["hypertension"]
     if cats:
@@ -175,7 +176,8 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
         # ("confirmed by a home average of 135/85 mm Hg": a home reading, not the clinic one before it)
         # ("135/85 or higher when you measure it at home")
         home = re.search(r"\bhome\b", low[-40:]) or re.match(r"[^.;,]{0,40}\bat home\b", after, re.I)
-        setting = " (ambulatory)" if "ambulatory" in low else " (home)" if home else ""
+        # ("hypertension is confirmed when the daytime ABPM average is 135/85 mmHg or higher")
+        setting = " (ambulatory)" if re.search(r"ambulatory|\babpm\b|\bdaytime\b", low) else " (home)" if home else ""
         return name + setting
     return measure
 
@@ -229,7 +231,9 @@ _NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CH
 
 # a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
 # 140/90"
-_FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: \w+){0,2}(?: of)?\s*$"
+_FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: \w+){0,2}(?: of)?"
+                     # ("replacing the earlier goal of below 140/90 mm Hg")
+                     r"(?: (?:below|under|less than|lower than|above|over|at least|at or below))?\s*$"
                      # "whereas the previous edition aimed first for below 140/90 mm Hg"
                      r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement)\b[^.;]{0,30}$"
                      # "7.5% or more, lowered from the 10% cut-off used in 2018"

@@ -105,7 +105,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     # ("This 2024 edition replaces the Council's 2015 position, which recommended against ...")
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\breplaces\b|\bsupersedes\b"
     # ("screening is no longer offered to people aged 21 to 24" says what is offered now)
-    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?|sends?|posts?|mails?|invites?|offered|covered)\b)"
+    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?|sends?|posts?|mails?|invites?|offered|covered)\b"
+    # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
+    r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b)"
     r"|\bhad (?:previously |formerly |earlier )?been\b"
     r"|\bmoved (?:the|from)\b"
     # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
@@ -121,7 +123,8 @@ _NOT_A_RECOMMENDATION = re.compile(
 # a finding ("observational data suggest that X is associated with Y") is not advice, unless the sentence also
 # advises ("because trials show benefit, the USPSTF recommends ...")
 _FINDING = re.compile(
-    r"\b(?:data|studies|trials|evidence|analyses|findings|results) (?:suggest|show|indicate|demonstrate)\w*\b"
+    r"\b(?:data|studies|trials|evidence|analyses|findings|results|modell?ing)(?: that)? (?:suggest|show|indicate"
+    r"|demonstrate)\w*\b"
     r"|\b(?:is|are|was|were) associated with\b",
     re.I,
 )

@@ -31,7 +31,18 @@ def targets_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
     if not (ka and kb):
         ka, kb = _shared(*goals, lambda q: (q.unit, q.name))
     ka, kb = sorted(map(_goal_limit, ka)), sorted(map(_goal_limit, kb))
-    return bool(ka and kb and ka != kb)
+    return bool(ka and kb and ka != kb) or _level_against_reduction(*goals)
+
+
+def _level_against_reduction(qa: list, qb: list) -> bool:
+    """A goal for a level ("LDL cholesterol below 100 mg/dL") against a goal for a reduction of the same measure
+    where neither states the other's kind ("a reduction in LDL cholesterol of at least 30%, rather than a fixed LDL
+    goal"): two different goals."""
+    def level_only(names: set[str], other: set[str]) -> bool:
+        return any(f"{n} reduction" in other - names and n not in other for n in names)
+
+    names_a, names_b = {q.name for q in qa}, {q.name for q in qb}
+    return level_only(names_a, names_b) or level_only(names_b, names_a)
 
 
 _FIRST_STAGE = re.compile(r"(?:stage|grade) 1 hypertension$")

@@ -1,0 +1,132 @@
+"""Frames and conflicts for pathway steps, programme kits and invitations, schedules with an unnamed test or an
+unnamed more frequent tier, and goals written as a level or as a reduction (``tools/frames/action_cues.py``,
+``rules.py``, ``extract.py``, ``quantities.py``, ``lexicon.py``, ``conflicts.py``, ``value_comparison.py``)."""
+
+from __future__ import annotations
+
+from frame_fixtures import A1C, BP, BREAST, CERVICAL, CRC, LUNG, PSA, STATIN
+from frame_fixtures import conflict_facets as _facets
+from frame_fixtures import make_doc as _doc
+from frame_fixtures import summary as _summary
+
+from clinrag.tools.frames.extract import extract_frames
+
+
+def test_a_pathways_entry_step_states_who_enters_it_and_its_exit_who_leaves():
+    f = extract_frames("Step 1, identify: asymptomatic patients 50 through 77 years of age with a cumulative tobacco "
+                       "history of 20 pack-years or more.", doc_meta=LUNG)
+    assert [(x.action, x.population.age_min, x.population.age_max, x.population.criteria) for x in f] == [
+        ("recommend", 50, 77, ["pack-years >= 20"])]
+    f = extract_frames("Step 2, confirm smoking status: the patient currently smokes or quit no more than 15 years "
+                       "ago.", doc_meta=LUNG)
+    assert f[0].population.criteria == ["years since quitting <= 15", "smoking status: current or former"]
+    assert _summary("Who: men aged 50 to 70 with a life expectancy of at least 10 years.", PSA) == [
+        ("recommend", None, 50, 70, None)]
+    # "no longer be a candidate" says who leaves the pathway, not that the guidance changed
+    assert _summary("Exit the pathway at the 78th birthday, 15 years after quitting, or when the patient would no "
+                    "longer be a candidate for curative treatment.", LUNG) == [
+        ("recommend_against", None, 78, None, None)]
+
+
+def test_an_entry_step_is_not_compared_on_action_where_another_step_states_the_stance():
+    pathway = _doc("fp-pcs", PSA["topic"], "Step 1, identify: men aged 55 to 69 with no urinary symptoms. Step 2, "
+                                           "discuss: PSA screening is an individual decision.")
+    summary = _doc("jm-pcs", PSA["topic"], "For men aged 50 to 69, the decision to undergo PSA screening should be an "
+                                           "individual one (grade C).")
+    assert ("action", ("fp-pcs", "jm-pcs")) not in _facets(pathway, summary)
+    assert ("start_age", ("fp-pcs", "jm-pcs")) in _facets(pathway, summary)
+    # an age the entry step excludes is still a stance of the pathway
+    cervical = _doc("dc-cx", CERVICAL["topic"], "Step 1, eligibility: people with a cervix aged 25 to 65 years; "
+                                                "screening is no longer offered to people aged 21 to 24. Step 2, "
+                                                "test: primary HPV testing every 5 years is acceptable.")
+    insurer = _doc("kh-cx", CERVICAL["topic"], "Cervical cancer screening is considered medically necessary for "
+                                               "members aged 21 to 65.")
+    assert ("action", ("dc-cx", "kh-cx")) in _facets(cervical, insurer)
+
+
+def test_one_interval_for_every_test_names_no_test_and_a_letter_schedule_meets_a_named_one():
+    f = extract_frames("Covered screening tests are cervical cytology, primary hrHPV testing and co-testing; "
+                       "screening is considered medically necessary once every 36 months, regardless of which test "
+                       "is used.", doc_meta=CERVICAL)
+    assert [(x.test, x.interval_months.min) for x in f] == [(None, 36)]
+    guideline = _doc("ag-cx", CERVICAL["topic"], "The Alliance recommends that people with a cervix aged 25 to 65 "
+                                                 "years be screened with primary hrHPV testing every 5 years.")
+    letter = _doc("bc-cx", CERVICAL["topic"], "We invite everyone with a cervix to a screening test from their 25th "
+                                              "birthday. If your result is normal, we will write to you again in "
+                                              "three years' time, and we keep inviting you every three years.")
+    assert ("interval", ("ag-cx", "bc-cx")) in _facets(guideline, letter)
+    # a document that names tests compares its schedules test by test
+    cytology = _doc("cy-cx", CERVICAL["topic"], "Screen people with a cervix aged 25 to 65 years with cytology every "
+                                                "3 years.")
+    assert ("interval", ("ag-cx", "cy-cx")) not in _facets(guideline, cytology)
+
+
+def test_a_schedule_with_an_unnamed_more_frequent_tier_matches_one_that_names_it():
+    leaflet = _doc("gd-dm", A1C["topic"], "You should have your A1C checked at least twice a year, and more often if "
+                                          "your treatment changes or you are not meeting your goal.")
+    guideline = _doc("il-dm", A1C["topic"], "HbA1c should be measured at least twice a year in people who are meeting "
+                                            "their goals, and every three months in those whose therapy has changed.")
+    yearly = _doc("yr-dm", A1C["topic"], "HbA1c should be measured once a year.")
+    assert ("interval", ("gd-dm", "il-dm")) not in _facets(leaflet, guideline)
+    assert ("interval", ("gd-dm", "yr-dm")) in _facets(leaflet, yearly)
+    # a named schedule of every three months for everyone is another schedule
+    quarterly = _doc("qt-dm", A1C["topic"], "HbA1c should be measured every 3 months.")
+    assert ("interval", ("il-dm", "qt-dm")) in _facets(guideline, quarterly)
+
+
+def test_a_leaflets_goal_and_its_looser_goal_for_people_with_frequent_lows():
+    f = extract_frames("For most adults with diabetes, your A1C goal is less than 7%.", doc_meta=A1C)
+    assert [(x.action, [q.key() for q in x.targets]) for x in f] == [("recommend", [("<", "7", "%")])]
+    f = extract_frames("If you often have low blood sugar, you and your care team may set a higher goal, such as less "
+                       "than 8%.", doc_meta=A1C)
+    assert f[0].population.conditions == ["severe hypoglycemia"]
+
+
+def test_programme_kits_and_invitations_that_start_continue_and_stop():
+    assert _summary("The Programme sends a home test kit, called a faecal immunochemical test (FIT), to everyone aged "
+                    "50 to 74 who is registered with a GP.", CRC) == [("recommend", "FIT", 50, 74, None)]
+    assert _summary("You will receive a new kit every two years.", CRC) == [("recommend", "FIT", None, None, 24)]
+    assert _summary("Invitations stop after your 69th birthday.", BREAST) == [
+        ("recommend_against", None, 69, None, None)]
+    assert _summary("Women are now invited from their 45th birthday.", BREAST) == [
+        ("recommend", None, 45, None, None)]
+    assert _summary("Screening continues every two years, and invitations now continue until the 75th birthday.",
+                    BREAST) == [("recommend", None, None, 74, 24)]
+    # what a model estimated is a finding, not advice
+    assert extract_frames("The change follows modelling that suggested about 3 additional breast cancer deaths averted "
+                          "per 1,000 women screened from age 45.", doc_meta=BREAST) == []
+
+
+def test_an_informed_choice_and_a_discussion_before_therapy_are_individual_decisions():
+    assert _summary("What: a documented discussion of the benefits and harms of PSA testing, after which each man "
+                    "makes his own informed choice.", PSA)[0][0] == "individual_decision"
+    assert _summary("In adults older than 75, the evidence is limited and therapy should follow a clinician-patient "
+                    "discussion.", STATIN) == [("individual_decision", None, 76, None, None)]
+
+
+def test_a_goal_for_a_level_differs_from_a_goal_for_a_reduction():
+    f = extract_frames("3. Once on treatment, treat to an LDL cholesterol below 100 mg/dL (2.6 mmol/L).",
+                       doc_meta=STATIN)
+    assert [(x.action, [q.key() for q in x.targets]) for x in f] == [
+        ("recommend", [("<", "100", "mg/dL"), ("<", "2.6", "mmol/L")])]
+    level = _doc("sl-st", STATIN["topic"], "Once on treatment, treat to an LDL cholesterol below 100 mg/dL.")
+    reduction = _doc("qc-st", STATIN["topic"], "Rather than a fixed LDL goal, clinicians should aim for a reduction in "
+                                               "LDL cholesterol of at least 30% from baseline.")
+    assert ("target", ("qc-st", "sl-st")) in _facets(level, reduction)
+    assert ("target", ("qc-st", "sl-st")) not in _facets(
+        level, _doc("qc-st", STATIN["topic"], "Treat to an LDL cholesterol below 100 mg/dL."))
+
+
+def test_blood_pressure_goals_and_thresholds_in_pathway_steps_and_change_notes():
+    f = extract_frames("The working group now recommends that office blood pressure be lowered below 130/80 mm Hg in "
+                       "most treated adults, replacing the earlier goal of below 140/90 mm Hg.", doc_meta=BP)
+    assert [q.key() for x in f for q in x.targets] == [("<", "130/80", "mm Hg")]
+    f = extract_frames("Step 1: if clinic blood pressure is 140/90 mmHg or higher, offer ambulatory monitoring (ABPM) "
+                       "to confirm; hypertension is confirmed when the daytime ABPM average is 135/85 mmHg or higher.",
+                       doc_meta=BP)
+    assert [(q.name, q.value) for x in f for q in x.thresholds] == [
+        ("hypertension", "140/90"), ("hypertension (ambulatory)", "135/85")]
+    f = extract_frames("Step 3, treatment targets: clinic blood pressure below 140/90 mmHg in people aged under 80.",
+                       doc_meta=BP)
+    assert [(x.intervention, [q.key() for q in x.targets]) for x in f] == [
+        ("blood-pressure target", [("<", "140/90", "mm Hg")])]
