@@ -123,6 +123,7 @@ def test_prostate_leaflets_and_consensus_intervals_usual_practice_and_carriers()
     assert _bands("Once you are over 75, the test is not usually offered.", psa) == [("discourage", 76, None, None)]
     f = extract_frames("Carriers of a pathogenic BRCA2 variant should be offered screening from age 40.", doc_meta=psa)
     assert [x.population.criteria for x in f] == [["germline mutation"]]
-    # a change narrative's "recommended interval has been lengthened" states no recommendation of its own
-    assert extract_frames("What's new: the starting age has been lowered from 55 to 50, and the recommended interval "
-                          "has been lengthened from yearly to every two years.", doc_meta=psa) == []
+    # a change narrative states the new values (the interval it lengthened from is not one of them); its
+    # "recommend" is not a stance (conflicts._entry_step)
+    assert _bands("What's new: the starting age has been lowered from 55 to 50, and the recommended interval has been "
+                  "lengthened from yearly to every two years.", psa) == [("recommend", 50, None, 24)]

@@ -130,3 +130,50 @@ def test_blood_pressure_goals_and_thresholds_in_pathway_steps_and_change_notes()
                        doc_meta=BP)
     assert [(x.intervention, [q.key() for q in x.targets]) for x in f] == [
         ("blood-pressure target", [("<", "140/90", "mm Hg")])]
+
+
+def test_a_quality_measures_look_back_is_its_interval_and_a_test_it_no_longer_counts():
+    assert _summary("Numerator: one or more cervical cytology results documented during the measurement year or the "
+                    "two years prior.", CERVICAL) == [("recommend", "cytology", None, None, 36)]
+    assert _summary("Numerator compliance is met by a primary hrHPV test within the last 5 years, that is, during the "
+                    "measurement year or the four years prior; a stand-alone cytology result no longer satisfies the "
+                    "numerator.", CERVICAL) == [("recommend", "hrHPV testing", None, None, 60),
+                                                ("recommend_against", "cytology", None, None, None)]
+    # a look-back on quitting is an eligibility, not a schedule
+    f = extract_frames("Screen adults aged 50 to 80 who quit within the past 15 years.", doc_meta=LUNG)
+    assert f[0].interval_months is None
+
+
+def test_a_change_notes_new_ages_are_not_a_stance_of_their_own():
+    assert [(x.population.age_min, x.population.age_max) for x in extract_frames(
+        "What's new in this edition: the starting age has been lowered from 55 to 50, while people can still stay in "
+        "the pathway until they are 80.", doc_meta=LUNG)] == [(50, None), (None, 80)]
+    old = _doc("bp-2018", PSA["topic"], "Men aged 55 to 69 years should make an individual decision about PSA-based "
+                                        "screening (Grade C).", status="superseded", issued="2018-01-01")
+    new = _doc("bp-2024", PSA["topic"], "For men aged 50 to 69 years, the decision to undergo PSA-based screening "
+                                        "should be an individual one (Grade C). What's new: the starting age has been "
+                                        "lowered from 55 to 50.", issued="2024-01-01")
+    facets = _facets(old, new)
+    assert ("start_age", ("bp-2018", "bp-2024")) in facets and ("action", ("bp-2018", "bp-2024")) not in facets
+
+
+def test_a_stable_tier_and_a_leaflets_schedule_and_the_end_of_routine_screening():
+    assert _summary("Your team will check your HbA1c every three to six months until it is stable.", A1C) == [
+        ("recommend", None, None, None, 3)]
+    assert _summary("Assess glycemic status at least two times a year in people who are meeting treatment goals.",
+                    A1C) == [("recommend", None, None, None, 6)]
+    stable = _doc("pi-dm", A1C["topic"], "Once glycemic control is stable, measuring HbA1c about every six months is "
+                                         "sufficient.")
+    tiered = _doc("sd-dm", A1C["topic"], "Assess glycemic status at least two times a year in people who are meeting "
+                                         "treatment goals, and at least quarterly in people who are not meeting goals.")
+    yearly = _doc("td-dm", A1C["topic"], "HbA1c should be measured once a year.")
+    assert ("interval", ("pi-dm", "sd-dm")) not in _facets(stable, tiered)
+    assert ("interval", ("pi-dm", "td-dm")) in _facets(stable, yearly)
+    # screening everyone to 74 meets the end of routine screening after 65 for those adequately screened
+    ended = _doc("og-cx", CERVICAL["topic"], "Screening should not be performed after age 65 in individuals with "
+                                             "adequate negative prior screening.")
+    everyone = _doc("tc-cx", CERVICAL["topic"], "If you have a cervix and are aged between 25 and 74, you should have "
+                                                "a cervical screening test every five years.")
+    hysterectomy = _doc("hy-cx", CERVICAL["topic"], "Women who have had a hysterectomy should not be screened.")
+    assert ("action", ("og-cx", "tc-cx")) in _facets(ended, everyone)
+    assert ("action", ("hy-cx", "tc-cx")) not in _facets(hysterectomy, everyone)

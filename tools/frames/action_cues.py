@@ -20,6 +20,12 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP})?"
 ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who)(?: check| criteria)?\s*:"
               rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b")
 
+# a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
+# pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`conflicts._entry_step`)
+NEW_AGE = (r"\b(?:starting|start|stopping|upper|lower) age (?:has been|was|is now) (?:lowered|raised|reduced"
+           r"|increased|extended|moved|changed) (?:from (?:age )?\d+ )?to (?:age )?\d+"
+           r"|\bcan (?:still )?(?:stay|remain) in the (?:pathway|programme|program|screening)\b")
+
 # permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
 # "discourage", and what turns a favourable grade into one (:func:`action`)
 MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end)\b|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
@@ -59,7 +65,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
-        r"|\bno longer (?:recommended|advised|offered|covered)\b"
+        r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
@@ -160,7 +166,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:screening|invitations?) (?:now )?continues? (?:every|until|up to|through|to age)\b"
         r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
         # a quality measure's denominator: the people who should receive what its numerator counts
-        r"|^\W*(?:denominator|numerator|eligible population)\s*:"
+        r"|^\W*(?:denominator|numerator|eligible population)\s*:|^\W*numerator (?:compliance )?(?:is met|requires)\b"
         r"|\b(?:remain|are|is|become) eligible\b"
         # a list of the tests a document accepts: "Suitable strategies include ...", "First-tier tests: ..."
         r"|\b(?:suitable|appropriate|approved|first[- ](?:line|tier)) (?:screening )?"
@@ -187,10 +193,13 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # an order set's schedule: "subsequent screening scans are ordered every 24 months"
         r"|\b(?:is|are) (?:then )?(?:ordered|scheduled|booked|repeated) (?:every|annually|yearly|biennially)\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b"
+        rf"|{NEW_AGE}"
         r"|\b(?:is|are|remains?) (?:still )?(?:appropriate|indicated)\b"
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
         # "we will write to you once every three years", "invitations are sent once every three years"
         r"|\b(?:will|'ll|’ll) (?:write to|remind) you\b|\binvitations? (?:are|is) (?:sent|posted|mailed)\b"
+        # a leaflet's schedule: "your team will check your HbA1c every three to six months"
+        r"|\b(?:will|'ll|’ll) (?:usually )?(?:check|measure|test|review) (?:your|you)\b"
         r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         # a programme's kit ("residents aged 50 to 74 are mailed a FIT kit every two years"), guidance cited in the
         # subjunctive ("aligns with clinical guidance that women aged 50 to 74 years be screened every two years"),
@@ -205,7 +214,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"
         rf"|{IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
         r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
-        r"|Measure|Check|Monitor|Relax|Intensify|Review|Deintensify)\b"
+        r"|Measure|Check|Assess|Monitor|Relax|Intensify|Review|Deintensify)\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
         # not a coordinated "... start at 40 and continue up to age 74")
         rf"|(?-i:^\W*Continue\b)|^\W*{_LABEL}continue\b"

@@ -108,8 +108,10 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bin (?:their|your|the) (\d0)s(?:(?:,\s*\d0s)*,?\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),
     (rf"\bin (?:their|your|the) {_DECADES}(?:(?:,\s*{_DECADES_NC})*,?\s*(?:and|or|to|through)\s*{_DECADES})?",
      "decade"),
-    # "until you turn 75"
+    # "until you turn 75", "can stay in the pathway until they are 80"
     (r"\b(?:until|till|up to)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "max"),
+    (r"\b(?:until|till)\s+(?:you are|you're|they are|they're|he is|she is)\s+(?:aged?\s+)?(\d{2,3})\b"
+     + _NOT_AGE_AFTER, "max"),
     (r"\b(?:when|once)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
     # a table written as prose: "by age: 21-29, cytology ...; 30-65, co-testing ..." (a bare band opening a part), and
     # a gapped band with its own grade: "Adults aged 45 to 49 (grade B) and 50 to 75 (grade A) should ..."

@@ -26,7 +26,7 @@ from collections import defaultdict
 from typing import Any
 
 from clinrag.tools.frames import bands
-from clinrag.tools.frames.action_cues import ENTRY_STEP
+from clinrag.tools.frames.action_cues import ENTRY_STEP, NEW_AGE
 from clinrag.tools.frames.intervals import span_interval
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame, Interval
 from clinrag.tools.frames.value_comparison import targets_differ, thresholds_differ
@@ -93,8 +93,14 @@ def comparable(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
 def _same_group(a: Frame, b: Frame) -> bool:
     """The same conditions; for two goals, conditions that name one subgroup in other words are enough ("older adults
     with limited life expectancy or severe hypoglycemia" and "older adults who are frail, have limited life
-    expectancy, or have a history of severe hypoglycemia")."""
+    expectancy, or have a history of severe hypoglycemia"); adequate prior screening, where routine screening ends,
+    only against a recommendation for everyone."""
     ca, cb = set(a.population.conditions), set(b.population.conditions)
+    if ca ^ cb == {"adequate prior screening"}:
+        # the end of routine screening ("not after 65 in individuals with adequate negative prior screening") meets a
+        # recommendation for everyone of those ages ("aged between 25 and 74, ... every five years")
+        ended, other = (a, b) if "adequate prior screening" in ca else (b, a)
+        return STANCE[ended.action] == "against" and STANCE[other.action] == "for"
     return ca == cb or bool(a.targets and b.targets and ca & cb)
 
 
@@ -132,15 +138,16 @@ def _refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     )
 
 
-_ENTRY_STEP = re.compile(ENTRY_STEP, re.I)
+_NO_STANCE = re.compile(f"{ENTRY_STEP}|{NEW_AGE}", re.I)
 
 
 def _entry_step(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
-    """A pathway's entry step ("Step 1, identify: men aged 55 to 69 ...") in a document that states another stance
-    for the intervention in another step ("Step 2, discuss: PSA screening is an individual decision"): it says who
-    enters the pathway, and the pathway's stance is that of its other steps, so its "recommend" is not compared on
-    action (an age it excludes, "screening is no longer offered to people aged 21 to 24", still is).""" 
-    return f.action == "recommend" and bool(_ENTRY_STEP.search(f.sentence or "")) and any(
+    """A pathway's entry step ("Step 1, identify: men aged 55 to 69 ...") or a change note's new age ("the starting
+    age has been lowered from 55 to 50") in a document that states another stance for the intervention elsewhere
+    ("Step 2, discuss: PSA screening is an individual decision"): it says who the document is for, and its stance is
+    that of its other statements, so its "recommend" is not compared on action (an age it excludes, "screening is no
+    longer offered to people aged 21 to 24", still is)."""
+    return f.action == "recommend" and bool(_NO_STANCE.search(f.sentence or "")) and any(
         g.sentence != f.sentence and STANCE[g.action] not in ("for", "against")
         for g in docs[(f.doc_id, f.intervention)])
 
@@ -184,7 +191,7 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     # how often to repeat a test is also stated for the people who choose it ("for men who opt in: every 12 months")
     ia, ib = _schedule(a, docs), _schedule(b, docs)
     if ({a.action, b.action} <= _SCHEDULED and ia and ib and _same_test(a, b, docs, kind) and ia != ib
-            and not (_more_often_if(a) and ib.max == ia.max) and not (_more_often_if(b) and ia.max == ib.max)):
+            and not (_one_tier(a) and ib.max == ia.max) and not (_one_tier(b) and ia.max == ib.max)):
         t = f" ({a.test})" if a.test else ""
         out["interval"] = (f"{ia.text()} months{t}", f"{ib.text()} months{t}")
     # thresholds of two recommendations for (or left to a decision about) the intervention; targets of two
@@ -199,14 +206,16 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
 _SCHEDULED = RECOMMEND_LIKE | {"individual_decision"}  # actions whose interval is a schedule to compare
 
 
-# a schedule with an unnamed more frequent tier ("at least twice a year, and more often if you are not meeting your
-# goal"): the same as one that names it ("twice yearly at goal, quarterly otherwise", 3-6 months) where both
-# schedules' longest gap is the same
-_MORE_OFTEN_IF = re.compile(r"\b(?:and|or) more (?:often|frequently) (?:if|when|in|for)\b", re.I)
+# a schedule stated for one tier of a tiered schedule: with an unnamed more frequent tier ("at least twice a year,
+# and more often if you are not meeting your goal") or for the stable tier alone ("once glycemic control is stable,
+# about every six months"); the same as a schedule that names both tiers ("twice yearly at goal, quarterly
+# otherwise", 3-6 months) where both schedules' longest gap is the same
+_ONE_TIER = re.compile(r"\b(?:and|or) more (?:often|frequently) (?:if|when|in|for)\b"
+                       r"|\b(?:once|when|while|if) (?:\w+ ){0,2}(?:is|are|has been|have been) stable\b", re.I)
 
 
-def _more_often_if(f: Frame) -> bool:
-    return bool(_MORE_OFTEN_IF.search(f.sentence or ""))
+def _one_tier(f: Frame) -> bool:
+    return bool(_ONE_TIER.search(f.sentence or ""))
 
 
 def _same_test(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str) -> bool:
@@ -215,7 +224,8 @@ def _same_test(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str) -> b
     document has (between versions, :func:`_sole_test_changes` compares such schedules)."""
     if a.test == b.test:
         return True
-    return kind == "disagreement" and any(f.test is None and not any(g.test for g in docs[(f.doc_id, f.intervention)]) for f in (a, b))
+    return kind == "disagreement" and any(
+        f.test is None and not any(g.test for g in docs[(f.doc_id, f.intervention)]) for f in (a, b))
 
 
 def _schedule(f: Frame, docs: dict[Any, list[Frame]]) -> Interval | None:

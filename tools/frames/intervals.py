@@ -38,6 +38,10 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (r"\btriennially\b", 36, "post"),
     # "re-invited at four-yearly intervals"
     (rf"\b{_NUM}-(year)ly\b", None, "post"),
+    # a quality measure's look-back: "cytology performed within the last 3 years", "a primary hrHPV test within the
+    # last 5 years" (not "quit within the past 15 years", an eligibility)
+    (rf"\b(?:performed|done|documented|results?|tests?|testing|screened|screening)\s+within\s+the\s+"
+     rf"(?:last|past|previous)\s+{_NUM}\s+(years?)", None, "post"),
     (r"\bonce (?:a|every) decade\b", 120, "post"),
     (r"\bbiennial\b", 24, "pre"),
     (r"\byearly\b|\bannual\b", 12, "pre"),
@@ -52,10 +56,20 @@ _REJECTED = re.compile(r"(?:rather than|instead of|preferred over|in place of|(?
                        r"(?:lengthened|shortened|changed|extended|moved) from)\s*$", re.I)
 
 
+# a look-back that counts the measurement year itself: "during the measurement year or the two years prior" is
+# three years
+_MEASUREMENT_YEAR_OR = re.compile(rf"\bduring the measurement (?:year|period) or the {_NUM} years? (?:prior|before)\b",
+                                  re.I)
+
+
 def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
     """Every interval mention as (start, end, interval, "pre"|"post"), except an alternative set aside."""
     taken: list[tuple[int, int]] = []
     out = []
+    for m in _MEASUREMENT_YEAR_OR.finditer(text):
+        taken.append((m.start(), m.end()))
+        months = 12 * (number(m.group(1)) + 1)
+        out.append((m.start(), m.end(), Interval(min=months, max=months), "post"))
     for pattern, months, where in _INTERVAL_PATTERNS:
         for m in re.finditer(pattern, text, re.I):
             if any(m.start() < e and s < m.end() for s, e in taken):

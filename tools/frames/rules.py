@@ -107,7 +107,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     # ("screening is no longer offered to people aged 21 to 24" says what is offered now)
     r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?|sends?|posts?|mails?|invites?|offered|covered)\b"
     # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
-    r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b)"
+    r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b"
+    # ("a stand-alone cytology result no longer satisfies the numerator": what a measure counts now)
+    r"| (?:satisf(?:y|ies)|meets?|counts? towards?)\b)"
     r"|\bhad (?:previously |formerly |earlier )?been\b"
     r"|\bmoved (?:the|from)\b"
     # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
