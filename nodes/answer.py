@@ -58,6 +58,37 @@ def source_line(item: EvidenceItem, sentences: list[str]) -> str:
             f"{quoted(' '.join(sentences))} [{item.doc_id}]")
 
 
+def risk_factor_lines(factors: list[str], evidence: list[EvidenceItem], frames_for: Callable[[str], list]
+                      ) -> list[str]:
+    """What the retrieved sources state for people with the risk factor the question names (a family history):
+    each statement whose frame names it as a criterion, quoted and cited; or that none of them states one, so that
+    an answer for average-risk people is not read as one for the asker."""
+    if "family history" not in factors:
+        return []
+    item_of = {e.doc_id: e for e in reversed(evidence)}  # each document's first passage
+    stated = dict.fromkeys((doc_id, f.sentence) for doc_id in dict.fromkeys(e.doc_id for e in evidence)
+                           for f in frames_for(doc_id) if "family history" in f.population.criteria)
+    if not stated:
+        return ["You mentioned a family history. None of the retrieved sources states a recommendation for people "
+                "with a family history, so what they recommend for people at average risk may not apply to you."]
+
+    def line(item: EvidenceItem, sentence: str) -> str:
+        return (f"- {quoted(item.org)}, issued {item.issued or 'undated'}, {status_label(item)}: "
+                f"\"{quoted(sentence)}\" [{item.doc_id}]")
+
+    return ["You mentioned a family history. What the retrieved sources state for people with a family history:"] + [
+        line(item_of[doc_id], sentence) for doc_id, sentence in stated]
+
+
+def with_lines_before_notice(text: str, lines: list[str]) -> str:
+    """The answer with ``lines`` inserted before its closing not-medical-advice notice (appended when it has none)."""
+    if not lines:
+        return text
+    head, notice, tail = text.rpartition(NOT_MEDICAL_ADVICE)
+    block = "\n".join(lines)
+    return f"{head.rstrip()}\n{block}\n{notice}{tail}" if notice else f"{text}\n{block}"
+
+
 def deterministic_answer(
     question: str, evidence: list[EvidenceItem], contradictions: list[ContradictionEdge], threshold: float,
     disagreements: list | None = None, recommendations: Callable[[str], list[str]] | None = None,
@@ -158,4 +189,7 @@ def answer(state: State, runtime: Runtime[Context]) -> dict:
                                     state.disagreements, recommendations)
         if note:
             text = text.replace(f"\n{NOT_MEDICAL_ADVICE}", f"{note}\n\n{NOT_MEDICAL_ADVICE}")
+    understood = state.understood
+    text = with_lines_before_notice(text, risk_factor_lines(understood.risk_factors if understood else [],
+                                                            state.evidence, index.frames_for))
     return {"answer": text, "messages": [AIMessage(content=text)]}

@@ -63,6 +63,18 @@ def test_person(vocab, question, age, sex):
     assert (u.age, u.sex) == (age, sex)
 
 
+@pytest.mark.parametrize("question, factors", [
+    ("im 48 and my dad had colon cancer, when should i get screened?", ["family history"]),
+    ("My mother was diagnosed with breast cancer at 45. When should I start mammograms?", ["family history"]),
+    ("prostate cancer runs in my family, should I get a PSA test?", ["family history"]),
+    ("Does a family history change when colonoscopy starts?", ["family history"]),
+    ("Should my 72 year old dad still get PSA tests?", []),
+    ("my dad had a heart attack, should he take aspirin?", []),  # a relative's illness that is no cancer history
+])
+def test_risk_factors(vocab, question, factors):
+    assert understand_by_rules(question, vocab).risk_factors == factors
+
+
 def test_lay_words_typos_and_the_person_in_the_searched_text(vocab):
     assert understand_by_rules("when shud i start mamograms", vocab).searched_as == \
         "when should i start screening mammography"
@@ -141,6 +153,15 @@ def test_graph_answers_what_people_type(graph):
     assert r.abstain_reason == "out_of_scope" and "English only" in r.answer
     with understanding_switched(False):
         assert ask("Do I need a pap smear at 23?").understood is None
+    # a family history: what the sources state for those people, or that none states anything
+    r = ask("im 48 and my dad had colon cancer, when should i get screened?")
+    assert r.decision == "answer" and r.understood.risk_factors == ["family history"]
+    assert "None of the retrieved sources states a recommendation for people with a family history" in r.answer
+    assert r.answer.rstrip().endswith("who knows your history.")  # the notice still closes the answer
+    r = ask("my dad had prostate cancer, should i get a psa test at 45?")
+    assert "What the retrieved sources state for people with a family history:" in r.answer
+    assert "whose father or brother was diagnosed with prostate cancer" in r.answer
+    assert "[acs-prostate-2010]" in r.answer
 
 
 def test_chat_model_parse_is_merged_and_falls_back(guideline_index, monkeypatch):
@@ -166,3 +187,24 @@ def test_chat_model_parse_is_merged_and_falls_back(guideline_index, monkeypatch)
     monkeypatch.setattr(chat_models, "load_chat_model", lambda spec: Model(RuntimeError("down")))
     u = understand("did they change it?", guideline_index, chat_model="fake:model")
     assert u.method == "rules" and "rules used" in u.note
+
+
+def test_risk_factor_lines_go_before_the_notice_and_cite_what_the_sources_state():
+    from types import SimpleNamespace
+
+    from clinrag import NOT_MEDICAL_ADVICE
+    from clinrag.nodes.answer import risk_factor_lines, with_lines_before_notice
+    from clinrag.schema import EvidenceItem
+
+    item = EvidenceItem(doc_id="a-1", passage_id="a-1#0", org="ACS", title="T", issued="2010-03-03",
+                        status="current", text="x", source_type="guideline", score=0.5, support_score=0.5)
+    frame = SimpleNamespace(sentence="Screen men whose father had prostate cancer from 45.",
+                            population=SimpleNamespace(criteria=["family history"]))
+    lines = risk_factor_lines(["family history"], [item], lambda doc_id: [frame, frame])
+    assert lines == ["You mentioned a family history. What the retrieved sources state for people with a family "
+                     "history:", '- ACS, issued 2010-03-03, current: "Screen men whose father had prostate cancer '
+                     'from 45." [a-1]']
+    assert risk_factor_lines([], [item], lambda doc_id: [frame]) == []
+    text = with_lines_before_notice(f"Evidence:\n- x [a-1]\n{NOT_MEDICAL_ADVICE}", lines)
+    assert text.splitlines()[-1] == NOT_MEDICAL_ADVICE and text.splitlines()[2] == lines[0]
+    assert with_lines_before_notice("no notice", ["y"]) == "no notice\ny"

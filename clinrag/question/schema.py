@@ -16,6 +16,10 @@ class Rewrite(BaseModel):
     kind: Literal["lay_term", "spelling", "shorthand"]
 
 
+# what a question can say that puts the person outside the average-risk population most recommendations are for
+RiskFactor = Literal["family history"]
+
+
 class Understood(BaseModel):
     """Organizations, dates, change intent, the person and the language of a question, and how it was searched."""
 
@@ -37,6 +41,9 @@ class Understood(BaseModel):
     comparison: bool = Field(default=False, description="Asks whether organizations agree or differ.")
     age: int | None = Field(default=None, description="The person's age when stated ('my 72 year old dad' -> 72).")
     sex: Literal["female", "male"] | None = Field(default=None, description="The person's sex when stated.")
+    risk_factors: list[RiskFactor] = Field(default_factory=list, description="What the question says about the "
+                                           "person's risk ('my dad had colon cancer' -> 'family history'); the "
+                                           "answer lists what the sources state for those people.")
     rewrites: list[Rewrite] = Field(default_factory=list)
     method: Literal["rules", "chat_model"] = "rules"
     note: str | None = Field(default=None, description="Why the chat model's parse was not used, when it was not.")

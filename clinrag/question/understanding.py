@@ -4,9 +4,10 @@ What it reads in a question (:class:`~clinrag.question.schema.Understood`): the 
 to the corpus's ``org`` values (aliases are data: the corpus's own org/org_name plus ``org_aliases.yaml``); a year,
 an as-of date or a "before" date; whether it asks how guidance changed (rules beyond a keyword list, then an
 embedding comparison with written examples, ``intents.yaml``); whether it asks if organizations agree; the person's
-age and sex when stated; and the language. It also rewrites the text that is searched (``searched_as``): texting
-shorthand written out, typos corrected against the corpus vocabulary and an English word list (a known word is
-never rewritten), lay words mapped to the corpus's clinical terms (``lay_terms.yaml``), the person appended.
+age and sex when stated, and what it says of their risk (a relative with the disease); and the language. It also
+rewrites the text that is searched (``searched_as``): texting shorthand written out, typos corrected against the
+corpus vocabulary and an English word list (a known word is never rewritten), lay words mapped to the corpus's
+clinical terms (``lay_terms.yaml``), the person appended.
 
 With a chat model, a structured-output parse (``prompts/understanding.py``, retried once) fills the same fields;
 a failed parse falls back to the rules, and the state says so. Rules cost well under a millisecond once the
@@ -95,6 +96,20 @@ def person(text: str) -> tuple[int | None, str | None]:
     elif re.search(r"\b(she|her)\b", text, re.I) and not re.search(r"\b(he|his|him)\b", text, re.I):
         sex = "female" if _PERSONAL.search(text) and age else None
     return age, sex
+
+
+_RELATIVE = (r"dad|father|mom|mother|mum|brother|sister|son|daughter|parents?|siblings?|grandma|grandmother|grandpa"
+             r"|grandfather|aunt|uncle")
+# "my dad had colon cancer", "my mother was diagnosed with breast cancer at 45", "it runs in my family"
+_FAMILY_HISTORY = re.compile(
+    r"\bfamily history\b|\bruns? in (?:my|the|our|his|her) family\b"
+    rf"|\b(?:my|his|her|our)\s+(?:\w+\s+)?(?:{_RELATIVE})\s+(?:had|has|got|was diagnosed with|died (?:of|from))\b"
+    r"[^.?!]{0,40}\b(?:cancer|tumou?rs?|polyps?)\b", re.I)
+
+
+def risk_factors(text: str) -> list[str]:
+    """What the question says puts the person outside average risk: a relative with the disease."""
+    return ["family history"] if _FAMILY_HISTORY.search(text) else []
 
 
 # ------------------------------------------------------------------------------------------- dates and intents
@@ -265,7 +280,8 @@ def understand_by_rules(question: str, vocab: Vocabulary) -> Understood:
     return Understood(
         asked=question, searched_as=searched_as, organizations=orgs,
         year=year, as_of=as_of, before=before, recent=bool(_RECENT.search(question)), change_intent=change,
-        comparison=bool(_COMPARE.search(question)), age=age, sex=sex, rewrites=rewrites,
+        comparison=bool(_COMPARE.search(question)), age=age, sex=sex, risk_factors=risk_factors(question),
+        rewrites=rewrites,
     )
 
 
