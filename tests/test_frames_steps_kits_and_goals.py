@@ -178,3 +178,58 @@ def test_a_leaflets_schedule_and_the_end_of_routine_screening():
     hysterectomy = _doc("hy-cx", CERVICAL["topic"], "Women who have had a hysterectomy should not be screened.")
     assert ("action", ("og-cx", "tc-cx")) in _facets(ended, everyone)
     assert ("action", ("hy-cx", "tc-cx")) not in _facets(hysterectomy, everyone)
+
+
+@pytest.mark.parametrize("sentence, meta, expected", [
+    ("We will keep inviting you until your 71st birthday.", BREAST, [("recommend", None, None, 70, None)]),
+    # a favourable grade on a statement against rates the advice against
+    ("Recommendation 2 (Level I evidence, Grade A): PSA screening is not recommended for men aged 70 or over.", PSA,
+     [("recommend_against", None, 70, None, None)]),
+    ("Men of African ancestry should be offered the discussion from age 45.", PSA,
+     [("individual_decision", None, 45, None, None)]),
+    ("If you are between 50 and 69, your doctor will talk with you about whether testing is right for you; the choice "
+     "is yours.", PSA, [("individual_decision", None, 50, 69, None)]),
+    ("Once you reach 70, we advise that you stop having PSA tests.", PSA,
+     [("recommend_against", None, 70, None, None)]),
+    ("If you decide to be tested, having a repeat test every two years is usually enough.", PSA,
+     [("recommend", None, None, None, 24)]),
+    ("An A1C of 6.5% or above, confirmed on a second test, is enough to diagnose diabetes.", A1C, []),
+    ("In the pivotal trial, about 1 in 4 men referred on the MRI-first pathway avoided a biopsy.", PSA, []),
+    ("What is new in this edition: the age at which screening begins has been raised from 21 to 25 years.", CERVICAL,
+     [("recommend", None, 25, None, None)]),
+    ("Statement 2: after a negative HPV test, the next screening test is due in five years.", CERVICAL,
+     [("recommend", "hrHPV testing", None, None, 60)]),
+    # an age group before its trend, and the age a document no longer waits for, bound no one
+    ("Because incidence among adults aged 45 to 49 rose by roughly 2% a year, we now recommend that average-risk "
+     "adults start screening at 45 rather than waiting until 50.", CRC, [("recommend", None, 45, None, None)]),
+])
+def test_invitations_graded_statements_against_discussions_and_change_notes(sentence, meta, expected):
+    assert _summary(sentence, meta) == expected
+
+
+def test_parts_of_a_list_of_instructions_and_who_they_are_for():
+    f = extract_frames("Recommendations on stopping are unchanged: screen through age 75, individualise the decision "
+                       "between 76 and 85, and do not screen after 85.", doc_meta=CRC)
+    assert [(x.action, x.population.age_min) for x in f][-1] == ("recommend_against", 86)
+    assert any(x.action == "individual_decision" for x in f)
+    f = extract_frames("Annual MRI beginning between 25 and 30 is recommended for carriers of a BRCA1 or BRCA2 "
+                       "pathogenic variant.", doc_meta=BREAST)
+    assert f[0].population.criteria == ["germline mutation"]
+    f = extract_frames("Members who are Black or who have a father, brother or son with prostate cancer are eligible "
+                       "from age 45.", doc_meta=PSA)
+    assert "family history" in f[0].population.criteria
+    f = extract_frames("Individuals older than 65 with adequate negative prior screening should stop screening; those "
+                       "treated for CIN2 or worse should continue for at least 25 years after treatment.",
+                       doc_meta=CERVICAL)
+    assert [x.population.conditions for x in f] == [["adequate prior screening"], ["treated for CIN2+"]]
+
+
+def test_a_new_threshold_and_a_measures_numerator_and_a_recheck():
+    f = extract_frames("A PSA of 3.0 ng/mL or higher is now the threshold for referral for multiparametric MRI, "
+                       "replacing the former cut-off of 4.0 ng/mL.", doc_meta=PSA)
+    assert [q.key() for x in f for q in x.thresholds] == [(">=", "3", "ng/mL")]
+    f = extract_frames("Numerator (good control): patients whose most recent HbA1c in the measurement year was less "
+                       "than 8.0%.", doc_meta=A1C)
+    assert [q.key() for x in f for q in x.targets] == [("<", "8", "%")]
+    assert _summary("Recheck the lipid panel in 4 to 12 weeks and titrate to an LDL-C below 100 mg/dL.", STATIN)[0][
+        0] == "recommend"

@@ -7,10 +7,10 @@ from __future__ import annotations
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
 # "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a label of up to six words ("NICE: offer
 # ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number
-# ("4.4 Measure A1C ...").
+# ("4.4 Measure A1C ...") or a conjunction that opens a later part ("..., and do not screen after 85").
 _LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
 _STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
-IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP})?"
+IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
                  rf"(?:{_LABEL})?"
                  r"(?:(?:for|in|among|if|when|once|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
@@ -22,8 +22,9 @@ ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to scree
 
 # a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
 # pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`conflicts._entry_step`)
-NEW_AGE = (r"\b(?:starting|start|stopping|upper|lower) age (?:has been|was|is now) (?:lowered|raised|reduced"
-           r"|increased|extended|moved|changed) (?:from (?:age )?\d+ )?to (?:age )?\d+"
+NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w+ ){0,3}(?:begins?|starts?|stops?"
+           r"|ends?)) (?:has been|was|is now) (?:lowered|raised|reduced|increased|extended|moved|changed) "
+           r"(?:from (?:age )?\d+ )?to (?:age )?\d+"
            r"|\bcan (?:still )?(?:stay|remain) in the (?:pathway|programme|program|screening)\b")
 
 # permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
@@ -64,6 +65,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not (?:recommend|advise)|\bnot recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
+        # "Once you reach 70, we advise that you stop having PSA tests"
+        r"|\badvis\w* that (?:you|they|he|she|patients|men|women|people) (?:should )?(?:stop|discontinue)\b"
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
         r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
@@ -84,7 +87,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         "individual_decision",
         # (not "an individualised, risk-adapted strategy", which is what is recommended)
         r"\bindividual (?:decision|one|basis)|\bbe individual(?=\s*(?:[,.;(]|and\b))"
-        r"|\bindividuali[sz]ed\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan)\b)"
+        r"|\bindividuali[sz]e[ds]?\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan)\b)"
         r"|\binformed (?:decision|choice)|\bmakes? (?:his|her|their|your) own (?:\w+ )?(?:choice|decision)\b"
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
         # "therapy should follow a clinician-patient discussion"
@@ -95,7 +98,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:discussion|conversation)(?: (?:about|of|on) [^.,;]{1,40})? should (?:start|begin)"
         r"|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecide together\b"
-        r"|\b(?:offered|offers) the same discussion\b"
+        r"|\b(?:offered|offers) (?:the|a|this) (?:same )?(?:discussion|conversation)\b"
+        # "your doctor will talk with you about whether testing is right for you - the choice is yours"
+        r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b"
         r"|\bcounsel+ed (?:about|on) (?:the )?(?:possible )?"
         r"(?:benefits and harms|harms and benefits|risks and benefits)"
         # "no man should have a PSA test without first discussing what a raised result could lead to"
@@ -165,9 +170,13 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "Screening continues every two years, and invitations now continue until the 75th birthday"
         r"|\b(?:screening|invitations?) (?:now )?continues? (?:every|until|up to|through|to age)\b"
         r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
-        # a quality measure's denominator: the people who should receive what its numerator counts
-        r"|^\W*(?:denominator|numerator|eligible population)\s*:|^\W*numerator (?:compliance )?(?:is met|requires)\b"
+        # a quality measure's denominator: the people who should receive what its numerator counts ("Numerator (good
+        # control): ...")
+        r"|^\W*(?:denominator|numerator|eligible population)(?:\s*\([^()]{0,40}\))?\s*:"
+        r"|^\W*numerator (?:compliance )?(?:is met|requires)\b"
         r"|\b(?:remain|are|is|become) eligible\b"
+        # "after a negative HPV test, the next screening test is due in five years"
+        r"|\b(?:is|are) (?:then )?due (?:again )?(?:in|every)\b"
         # a list of the tests a document accepts: "Suitable strategies include ...", "First-tier tests: ..."
         r"|\b(?:suitable|appropriate|approved|first[- ](?:line|tier)) (?:screening )?"
         r"(?:strateg(?:y|ies)|options?|tests?|modalit(?:y|ies)|methods?)\b"
@@ -181,6 +190,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bhypertension (?:is|are) (?:diagnosed|present|defined|confirmed) (?:when|at|if|by|as)\b"
         # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"
         r"|\b(?:threshold|cut-?off) (?:for|of) (?:\w+ ){0,3}(?:is|are) (?:now |still )?(?=\d|[<>≥≤])"
+        # "a PSA of 3.0 ng/mL or higher is now the threshold for referral"
+        r"|\b(?:is|are) (?:now |still )?the (?:\w+ )?(?:threshold|cut-?off) for\b"
         r"|\b(?:retains?|maintains?|adopts?) the definition of\b"
         r"|\bthe definition of (?:hypertension|diabetes) (?:is|remains) (?:unchanged|still|the same)\b"
         # (a definition, "you'll be diagnosed with high blood pressure if ...", not how common a disease is: "about 1 in
@@ -198,6 +209,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
         # "we will write to you once every three years", "invitations are sent once every three years"
         r"|\b(?:will|'ll|’ll) (?:write to|remind) you\b|\binvitations? (?:are|is) (?:sent|posted|mailed)\b"
+        r"|\b(?:will|'ll|’ll) keep (?:inviting|sending|screening|offering|writing to)\b"
         # a leaflet's schedule: "your team will check your HbA1c every three to six months"
         r"|\b(?:will|'ll|’ll) (?:usually )?(?:check|measure|test|review) (?:your|you)\b"
         r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
@@ -214,12 +226,14 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"
         rf"|{IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
         r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
-        r"|Measure|Check|Assess|Monitor|Relax|Intensify|Review|Deintensify)\b"
+        r"|Measure|Check|Recheck|Re-check|Assess|Monitor|Relax|Intensify|Review|Deintensify)\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
         # not a coordinated "... start at 40 and continue up to age 74")
         rf"|(?-i:^\W*Continue\b)|^\W*{_LABEL}continue\b"
-        # "testing it once every 12 months is sufficient" (not "there is sufficient evidence that", a finding)
-        r"|(?<!there )\b(?:is|are) (?:usually |generally )?sufficient\b(?!\s+(?:evidence|data|proof)\b)"
+        # "testing it once every 12 months is sufficient", "a repeat test every two years is usually enough" (not
+        # "there is sufficient evidence that", a finding, nor "is enough to diagnose diabetes", a definition)
+        r"|(?<!there )\b(?:is|are) (?:usually |generally )?(?:sufficient|enough\b(?!\s+to\b))\b"
+        r"(?!\s+(?:evidence|data|proof)\b)"
         # a pathway's step named by its verb ("Step 3, order: total PSA, repeated at 24-month intervals") and a
         # summary table's row or a step named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12
         # months", "Step 3, treatment targets: clinic blood pressure below 140/90 mmHg")

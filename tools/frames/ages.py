@@ -41,6 +41,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # a changed start or stop age: "raised the starting age from 21 to 25" starts at 25 (the old age bounds no one)
     (r"\b(?:start(?:ing)?|initial|minimum|lower) age (?:\w+ ){0,5}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b", "min"),
     (r"\b(?:stop(?:ping)?|upper|maximum) age (?:\w+ ){0,5}?from (?:age )?\d{2,3} to (?:age )?(\d{2,3})\b", "max"),
+    # "the age at which screening begins has been raised from 21 to 25 years"
+    (r"\bage at which (?:\w+ ){0,3}(?:begins?|starts?) (?:\w+ ){0,4}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b",
+     "min"),
     (r"\bfrom (?:the )?(?:age (?:of )?)?(\d{2}) (?:through|to|until|up to) (?:the )?(?:age (?:of )?)?(\d{2,3})",
      "range"),
     (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
@@ -130,15 +133,21 @@ _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", r
 # an age the document has replaced bounds no one now: "from 40 through 74 ..., replacing the individual-decision
 # approach previously taken for women in their forties", "from your 45th birthday rather than from age 50", "until you
 # turn 75, up from the previous upper limit of your 71st birthday", "every five years, instead of every three years for
-# people under 50" ("instead of" only right before the age or before a replaced schedule: "tomosynthesis ... instead
-# of 2D mammography for annual screening of women aged 40 and over" names another test for the same people)
+# people under 50", "start screening at 45 rather than waiting until 50" ("instead of" only right before the age or
+# before a replaced schedule: "tomosynthesis ... instead of 2D mammography for annual screening of women aged 40 and
+# over" names another test for the same people)
 _REPLACED_BEFORE = re.compile(r"\b(?:previous|previously|formerly|replacing|replaces|(?:up|down) from)\b[^.;,()]*$"
                               r"|\b(?:rather than|instead of)\s*$"
+                              # "start screening at 45 ... rather than waiting until 50"
+                              r"|\brather than (?:waiting|wait) (?:until|till|to)\s*(?:age\s*)?$"
                               r"|\binstead of (?:every|once|the previous|the old)\b[^.;,()]*$", re.I)
 # a trend among an age group is a finding: "early-onset disease, which has increased by about 2% per year among
 # adults younger than 50"
 _TREND_BEFORE = re.compile(r"\b(?:increased|risen|rose|fallen|fell|decreased|declined|doubled|grown)\b[^.;]{0,60}"
                            r"\bamong (?:\w+ ){0,2}$", re.I)
+# ... and a trend written after its age group: "because incidence among adults aged 45 to 49 rose by roughly 2%"
+_TREND_AFTER = re.compile(r"\s*(?:years?(?: of age| old)?\s+)?(?:has |have )?(?:increased|risen|rose|fallen|fell"
+                          r"|decreased|declined|doubled|grown)\b", re.I)
 # a number of years someone is expected to live is no age: "men with a life expectancy under 10 years"
 _EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$", re.I)
 
@@ -156,6 +165,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
             if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(preceding) or (
                 _PURPOSE_BEFORE.search(preceding) or _EXPECTANCY_BEFORE.search(preceding)
                 or _REPLACED_BEFORE.search(preceding) or _TREND_BEFORE.search(preceding)
+                or _TREND_AFTER.match(text, m.end())
             ):
                 continue
             a = _age(m.group(1))

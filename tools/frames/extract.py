@@ -166,7 +166,7 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
 _INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )?measure\b"
                               r"|\ba lower (?:rate|score|percentage) (?:indicates|means|reflects) better "
                               r"(?:quality|performance|care)\b", re.I)
-_MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)\s*:", re.I)
+_MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)(?:\s*\([^()]{0,40}\))?\s*:", re.I)
 
 
 # a clause beside a sentence's recommendation that recommends nothing itself: an opening concession ("Although statin

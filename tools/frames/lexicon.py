@@ -176,10 +176,14 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b|\bAfrican (?:descent|ancestry)",
     ),
     # "carriers of a pathogenic BRCA2 variant"
-    ("germline mutation", r"\bgermline mutations?|\b(?:pathogenic )?BRCA[12]? (?:variant|mutation)s?\b"),
+    # (and "carriers of a BRCA1 or BRCA2 pathogenic variant")
+    ("germline mutation", r"\bgermline mutations?|\b(?:pathogenic )?BRCA[12]?(?: or BRCA[12])? (?:pathogenic )?"
+                          r"(?:variant|mutation)s?\b"),
     (
         "family history",
-        r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b",
+        r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
+        # "members who have a father, brother or son with prostate cancer"
+        r"|\b(?:father|brother|son),? (?:(?:father|brother|son),? )?or (?:father|brother|son)\b",
     ),
 )
 
@@ -223,6 +227,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("increased bleeding risk", r"(?<!not )\bat (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"
      r"|\b(?:had|history of) (?:a )?(?:stomach|peptic|gastric|duodenal) ulcer|\bhad (?:a )?(?:serious|major) bleed"
      r"|\b(?:take|taking|on) (?:another|an?) (?:blood thinner|anticoagulant)"),
+    # "those treated for CIN2 or worse should continue for at least 25 years after treatment, even beyond 65" (not
+    # "no history of CIN2+", who may stop)
+    ("treated for CIN2+", r"(?<!no )\b(?:treated for|history of) CIN ?2\b"),
     ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
     ("harms outweigh benefits", r"\bharms outweigh the benefits"),
     # "people who have never smoked should not be screened on the basis of second-hand smoke exposure alone"

@@ -231,7 +231,7 @@ _NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CH
 
 # a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
 # 140/90"
-_FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: \w+){0,2}(?: of)?"
+_FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: [\w-]+){0,2}(?: of)?"
                      # ("replacing the earlier goal of below 140/90 mm Hg")
                      r"(?: (?:below|under|less than|lower than|above|over|at least|at or below))?\s*$"
                      # "whereas the previous edition aimed first for below 140/90 mm Hg"

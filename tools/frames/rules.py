@@ -127,6 +127,8 @@ _NOT_A_RECOMMENDATION = re.compile(
 _FINDING = re.compile(
     r"\b(?:data|studies|trials|evidence|analyses|findings|results|modell?ing)(?: that)? (?:suggest|show|indicate"
     r"|demonstrate)\w*\b"
+    # "In the pivotal trial, about 1 in 4 men referred on the MRI-first pathway avoided a biopsy"
+    r"|^\W*in (?:the|a|an|one|two|three|several) (?:[\w-]+ ){0,3}(?:trials?|stud(?:y|ies)|meta-analys[ie]s|pilot)\b,"
     r"|\b(?:is|are|was|were) associated with\b",
     re.I,
 )
@@ -176,6 +178,10 @@ def unbracketed(text: str) -> str:
 _MAY_STOP = re.compile(MAY_STOP_CUE, re.I)
 
 
+# a favourable grade on a statement against ("PSA screening is not recommended for men aged 70 or over (Grade A)"):
+# the grade rates the advice against, as a class III would
+_GRADED_AGAINST = re.compile(r"\bnot recommended\b|\brecommends? against\b", re.I)
+
 _AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?discussion\b", re.I)
 
 
@@ -190,6 +196,8 @@ def action(text: str) -> str | None:
         r"\s*[,;]\s*(?:level|consensus|LoE|evidence)\b", text[grade.end():], re.I) is not None)
     if grade and not bare:
         by_grade = _GRADE_ACTION[_grade_letter(grade)]
+        if by_grade in RECOMMEND_LIKE and _GRADED_AGAINST.search(unbracketed(text)):
+            return "recommend_against"
         return "discourage" if by_grade in RECOMMEND_LIKE and _MAY_STOP.search(unbracketed(text)) else by_grade
     if m := _CLASS.search(text):
         by_class = _CLASS_ACTION[_class_of(m)]
