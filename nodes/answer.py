@@ -65,8 +65,8 @@ def risk_factor_lines(factors: list[str], evidence: list[EvidenceItem], frames_f
     an answer for average-risk people is not read as one for the asker."""
     if "family history" not in factors:
         return []
-    item_of = {e.doc_id: e for e in reversed(evidence)}  # each document's first passage
-    stated = dict.fromkeys((doc_id, f.sentence) for doc_id in dict.fromkeys(e.doc_id for e in evidence)
+    item_of = {item.doc_id: item for item, _ in _by_document(evidence)}
+    stated = dict.fromkeys((doc_id, f.sentence) for doc_id in item_of
                            for f in frames_for(doc_id) if "family history" in f.population.criteria)
     if not stated:
         return ["You mentioned a family history. None of the retrieved sources states a recommendation for people "

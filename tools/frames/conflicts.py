@@ -141,7 +141,7 @@ def _refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
 _NO_STANCE = re.compile(f"{ENTRY_STEP}|{NEW_AGE}", re.I)
 
 
-def _entry_step(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
+def _states_no_stance(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     """A pathway's entry step ("Step 1, identify: men aged 55 to 69 ...") or a change note's new age ("the starting
     age has been lowered from 55 to 50") in a document that states another stance for the intervention elsewhere
     ("Step 2, discuss: PSA screening is an individual decision"): it says who the document is for, and its stance is
@@ -184,7 +184,7 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
         # what to do at a result ("refer to urology if PSA is 4.0 ng/mL or higher") is not whom to screen
         and (bool(a.thresholds) == bool(b.thresholds) or not a.intervention.endswith("screening"))
         and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP))
-        and not (_refined(a, docs) or _refined(b, docs) or _entry_step(a, docs) or _entry_step(b, docs))
+        and not (_refined(a, docs) or _refined(b, docs) or _states_no_stance(a, docs) or _states_no_stance(b, docs))
     ):
         out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")
     both_rec = a.action in RECOMMEND_LIKE and b.action in RECOMMEND_LIKE
