@@ -75,7 +75,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
         r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
-        r"|^\W*(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{0,20}\b(?:pathway|programme|program|screening)\b"
+        rf"|^\W*(?:{_STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}\b(?:pathway|programme|program|screening)\b"
+        # "Step 4, exit: patients leave the recall list at their 71st birthday"
+        r"|\b(?:leave|exit|(?:are |is )?removed from|come off|drop off) the (?:\w+ )?(?:recall|invitation|screening) "
+        r"(?:list|register)\b"
         # "screening ... before age 25 is not supported" (not "is not supported by the evidence", a finding)
         r"|\b(?:is|are) not supported\b(?! by\b)"
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."

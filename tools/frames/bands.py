@@ -132,11 +132,18 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
         (f.population.age_min - 1, f)
         for f in frames
         if f.action in ("recommend_against", "discourage")
-        and general(f)
+        and (general(f) or ended_routine(f))
         and f.population.age_min is not None
         and f.population.age_max is None
     ]
     return min(against, key=lambda t: t[0]) if against else None
+
+
+def ended_routine(frame: Frame) -> bool:
+    """Routine screening's end, stated for the adequately screened ("after age 65, screening should stop for
+    individuals with adequate negative prior screening"): the usual way a stop age is written where those who were
+    not adequately screened go on."""
+    return frame.population.conditions == ["adequate prior screening"] and not frame.population.criteria
 
 
 def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:

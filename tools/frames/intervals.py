@@ -8,7 +8,7 @@ import re
 from clinrag.tools.frames.lexicon import number
 from clinrag.tools.frames.schema import Interval
 
-_NUM = r"(\d+|one|two|three|four|five|six|ten|twelve)"  # the number words an interval is written with
+_NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"  # the number words an interval is written with
 
 
 # (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the
@@ -59,9 +59,14 @@ _REJECTED = re.compile(r"(?:rather than|instead of|preferred over|in place of|(?
 
 
 # a look-back that counts the measurement year itself: "during the measurement year or the two years prior" is
-# three years
-_MEASUREMENT_YEAR_OR = re.compile(rf"\bduring the measurement (?:year|period) or the {_NUM} years? (?:prior|before)\b",
-                                  re.I)
+# three years, "a FIT during the measurement year" one
+_MEASUREMENT_YEAR_OR = re.compile(
+    rf"\bduring the measurement (?:year|period)(?: or the {_NUM} years? (?:prior|before)\b)?", re.I)
+
+
+# the measurement year bounding who is counted, not a test: "women who turn 52 to 74 years of age during the
+# measurement period", "continuously enrolled during the measurement year"
+_WHO_DURING = re.compile(r"\b(?:of age|old|aged? \d+\w*|turns? \d+\w*|enrolled|alive|members)\s*$", re.I)
 
 
 def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
@@ -69,8 +74,10 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
     taken: list[tuple[int, int]] = []
     out = []
     for m in _MEASUREMENT_YEAR_OR.finditer(text):
+        if not m.group(1) and _WHO_DURING.search(text[: m.start()]):
+            continue
         taken.append((m.start(), m.end()))
-        months = 12 * (number(m.group(1)) + 1)
+        months = 12 * (number(m.group(1) or "0") + 1)
         out.append((m.start(), m.end(), Interval(min=months, max=months), "post"))
     for pattern, months, where in _INTERVAL_PATTERNS:
         for m in re.finditer(pattern, text, re.I):

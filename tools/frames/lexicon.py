@@ -181,9 +181,11 @@ CRITERIA: tuple[tuple[str, str], ...] = (
                           r"(?:variant|mutation)s?\b"),
     (
         "family history",
-        r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
+        # (not its absence: "patients aged 50 to 70 with ... no first-degree relative with colorectal cancer")
+        r"(?<!\bno )(?<!\bwithout )(?<!\bwithout a )(?<!\bno known )"
+        r"(?:\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
         # "members who have a father, brother or son with prostate cancer"
-        r"|\b(?:father|brother|son),? (?:(?:father|brother|son),? )?or (?:father|brother|son)\b",
+        r"|\b(?:father|brother|son),? (?:(?:father|brother|son),? )?or (?:father|brother|son)\b)",
     ),
 )
 
