@@ -75,6 +75,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
         r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
+        # "Once you are older than 77, ..., routine scans end"
+        r"|\b(?:routine|regular) (?:scans|screening|tests|testing|invitations) (?:stop|end|cease)s?\b"
         rf"|^\W*(?:{_STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}\b(?:pathway|programme|program|screening)\b"
         # "Step 4, exit: patients leave the recall list at their 71st birthday"
         r"|\b(?:leave|exit|(?:are |is )?removed from|come off|drop off) the (?:\w+ )?(?:recall|invitation|screening) "
@@ -147,7 +149,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
         r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
         # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
-        r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free)\b"
+        r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
         r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"

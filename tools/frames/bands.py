@@ -120,14 +120,6 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
             return NO_UPPER_LIMIT, f
     bounded = [(f.population.age_max if f.population.age_max is not None else _cap(f, frames), f) for f in rec]
     bounded = [(a, f) for a, f in bounded if a is not None]
-    if bounded:
-        return max(bounded, key=lambda t: t[0])
-    # a document that recommends to no one but leaves a band to an individual decision ("men aged 55 to 69 ...
-    # shared decision-making") stops where that band ends, as it starts where the band starts (:func:`start_age`)
-    decided = [(f.population.age_max, f) for f in frames
-               if f.action == "individual_decision" and general(f) and f.population.age_max is not None]
-    if decided:
-        return max(decided, key=lambda t: t[0])
     against = [
         (f.population.age_min - 1, f)
         for f in frames
@@ -136,7 +128,22 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
         and f.population.age_min is not None
         and f.population.age_max is None
     ]
+    if bounded:
+        return _before_own_stop(max(bounded, key=lambda t: t[0]), against)
+    # a document that recommends to no one but leaves a band to an individual decision ("men aged 55 to 69 ...
+    # shared decision-making") stops where that band ends, as it starts where the band starts (:func:`start_age`)
+    decided = [(f.population.age_max, f) for f in frames
+               if f.action == "individual_decision" and general(f) and f.population.age_max is not None]
+    if decided:
+        return _before_own_stop(max(decided, key=lambda t: t[0]), against)
     return min(against, key=lambda t: t[0]) if against else None
+
+
+def _before_own_stop(stop: tuple[int, Frame], against: list[tuple[int, Frame]]) -> tuple[int, Frame]:
+    """A band's upper end that is the first age its own document advises against is the year before it ("from your
+    50th birthday until you turn 70" beside "once you reach 70, we advise stopping": to 69)."""
+    age, frame = stop
+    return (age - 1, frame) if any(a + 1 == age for a, _ in against) else stop
 
 
 def ended_routine(frame: Frame) -> bool:
