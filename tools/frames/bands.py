@@ -120,14 +120,7 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
             return NO_UPPER_LIMIT, f
     bounded = [(f.population.age_max if f.population.age_max is not None else _cap(f, frames), f) for f in rec]
     bounded = [(a, f) for a, f in bounded if a is not None]
-    against = [
-        (f.population.age_min - 1, f)
-        for f in frames
-        if f.action in ("recommend_against", "discourage")
-        and (general(f) or ended_routine(f))
-        and f.population.age_min is not None
-        and f.population.age_max is None
-    ]
+    against = _open_against(frames)
     if bounded:
         return _before_own_stop(max(bounded, key=lambda t: t[0]), against)
     # a document that recommends to no one but leaves a band to an individual decision ("men aged 55 to 69 ...
@@ -137,6 +130,19 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     if decided:
         return _before_own_stop(max(decided, key=lambda t: t[0]), against)
     return min(against, key=lambda t: t[0]) if against else None
+
+
+def _open_against(frames: list[Frame]) -> list[tuple[int, Frame]]:
+    """(the age before it, frame) for each open-ended band a document advises against ("over 85", "once you reach
+    70, we advise stopping")."""
+    return [
+        (f.population.age_min - 1, f)
+        for f in frames
+        if f.action in ("recommend_against", "discourage")
+        and (general(f) or ended_routine(f))
+        and f.population.age_min is not None
+        and f.population.age_max is None
+    ]
 
 
 def _before_own_stop(stop: tuple[int, Frame], against: list[tuple[int, Frame]]) -> tuple[int, Frame]:
@@ -179,6 +185,8 @@ def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
     lo = p.age_min if p.age_min is not None else (
         (start_age(frames) or (0, None))[0] if frame.action in RECOMMEND_LIKE else 0)
     hi = p.age_max if p.age_max is not None else (_cap(frame, frames) or _stop_above(lo, frames) or 200)
+    if frame.action not in ("recommend_against", "discourage") and hi - 1 in (a for a, _ in _open_against(frames)):
+        hi -= 1  # "until you turn 70" beside "once you reach 70, we advise stopping" (:func:`_before_own_stop`)
     # a start age above the frame's own upper end belongs to another band ("aged 84 and under" beside "85 and over:
     # may be considered"): the band is open below
     return (lo if lo <= hi else 0), hi
