@@ -207,8 +207,9 @@ def action(text: str) -> str | None:
         # individualized decision (Class IIb)", "clinicians should engage in shared decision-making about PSA
         # screening (Class I)": the class rates the advice to decide together) is that decision
         # ("it may be reasonable to initiate a statin after a clinician-patient discussion (Class IIb)")
+        # (not a class I "is recommended after a clinician-patient risk discussion": the discussion is how)
         if by_class in RECOMMEND_LIKE and (re.search(_cue("individual_decision"), unbracketed(text), re.I)
-                                           or _AFTER_DISCUSSION.search(text)):
+                                           or (_AFTER_DISCUSSION.search(text) and by_class != "recommend")):
             return "individual_decision"
         return by_class
     # double negatives: "screening should not stop at a set age", "there is no upper age limit at which screening
