@@ -162,8 +162,11 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
         return measure + (OUT_OF_OFFICE if re.search(r"\b(?:home|ambulatory|daytime)\b", low[-30:]) else "")
     # the category a band is named after it: "between 130/85 and 139/89 mm Hg are classified as having high-normal
     # blood pressure"
-    named_after = re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}",
-                           after)
+    # ("office blood pressure of 130/80 mm Hg or higher, confirmed on at least two occasions, now defines
+    # hypertension")
+    named_after = (re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}",
+                            after)
+                   or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
     cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
     # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
     # offer ambulatory monitoring ... to confirm the diagnosis"
