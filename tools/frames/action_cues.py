@@ -70,7 +70,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
         r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
-        r"|\bavoid\w*|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
+        # (not a drug to avoid beside a goal: "aim for an HbA1c below 8.5% and, where possible, avoid glucose-lowering
+        # drugs that cause hypoglycaemia")
+        r"|\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
         r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
@@ -92,7 +94,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         "individual_decision",
         # (not "an individualised, risk-adapted strategy", which is what is recommended)
         r"\bindividual (?:decision|one|basis)|\bbe individual(?=\s*(?:[,.;(]|and\b))"
-        r"|\bindividuali[sz]e[ds]?\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan)\b)"
+        # (nor "Box A, individualised target: ... aim for an HbA1c between 7.0% and 8.0%", the goal recommended)
+        r"|\bindividuali[sz]e[ds]?\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan|target|goal)\b)"
         r"|\binformed (?:decision|choice)|\bmakes? (?:his|her|their|your) own (?:\w+ )?(?:choice|decision)\b"
         r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
         # "therapy should follow a clinician-patient discussion"
@@ -134,7 +137,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # (not what may happen to someone screened: "may be called back for more tests")
         r"|\bmay (?:also |still )?(?:begin|suit|justify"
         r"|be(?! (?:called back|recalled|found|diagnosed|detected|harmed)\b)"
-        r"|start|offer|use|help|transition|switch|replace|substitute)\b|\bcan (?:switch|choose|opt|replace)\b"
+        # ("your doctor may agree a goal of below 8% with you instead")
+        r"|start|offer|use|help|transition|switch|replace|substitute|agree)\b|\bcan (?:switch|choose|opt|replace)\b"
         r"|\bacceptable\b|\bencourag\w+"
         r"|\breasonable\b",
     ),

@@ -209,22 +209,28 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     (
         "limited life expectancy",
         r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy"
-        r"|\blife expectancy (?:of )?(?:less than|under|below) \d+"
+        r"|\blife expectancy (?:of )?(?:less than|under|below) (?:\d+|one|two|three|four|five|ten)\b"
         r"|\blimits? how long (?:\w+ ){1,2}expected to live",
     ),
     ("nursing home residents", r"\bnursing home"),
     # looser or tighter glycemic goals for subgroups: "if you are frail ... or have had dangerous hypos", "people who
     # manage their diabetes with diet alone" (not "a decision that weighs frailty", "without severe hypoglycemia")
     ("frailty",
-     r"\b(?:with|are|is|in) frailty\b|\b(?:are|is) frail\b|\bfrail (?:older )?(?:people|persons|adults|patients)"),
+     r"\b(?:with|are|is|in) frailty\b|\b(?:are|is) (?:older and |elderly and )?frail\b"
+     # ("frail or housebound adults")
+     r"|\bfrail (?:(?:or|and) [\w-]+ )?(?:older )?(?:people|persons|adults|patients)"),
     # (and a leaflet's "if you ... often have low blood sugar")
     ("severe hypoglycemia",
-     r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) hypo(?:glyc(?:a)?emia|s)\b"
-     r"|\b(?:often|frequently|repeatedly) (?:have|get|had) (?:low blood (?:sugar|glucose)|hypos)\b"),
+     r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) (?:hypo(?:glyc(?:a)?emia|s)\b"
+     r"|low blood (?:sugar|glucose)\b)|\b(?:episodes|bouts) of very low blood (?:sugar|glucose)\b"
+     r"|\b(?:often|frequently|repeatedly) (?:have|get|had) (?:low blood (?:sugar|glucose)|hypos)\b"
+     # ("if low blood sugar (hypos) is a problem for you")
+     r"|\b(?:low blood (?:sugar|glucose)(?: \(hypos\))?|hypos) (?:is|are) a problem\b"),
     ("diabetes managed by diet alone",
      r"\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b|\bdiet-only\b"),
     # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"
-    ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b"),
+    # ("if you are young and newly diagnosed")
+    ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b|\bnewly diagnosed\b"),
     # (and what makes it: "if you have had a stomach ulcer or a serious bleed, or if you take another blood thinner")
     ("increased bleeding risk", r"(?<!not )\bat (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"
      r"|\b(?:had|history of) (?:a )?(?:stomach|peptic|gastric|duodenal) ulcer|\bhad (?:a )?(?:serious|major) bleed"

@@ -243,6 +243,12 @@ _FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: [\w
                      r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up) from(?: the| a| an)?\s*$", re.I)
 
 
+# a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are
+# young and newly diagnosed", "A1C levels lower than the goal of 7% may be acceptable"
+_BELOW_THE_USUAL = re.compile(r"\b(?:set|be|kept) lower than\s*$|\blower than the (?:usual |standard )?(?:goal|target) of\s*$",
+                              re.I)
+
+
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
     text = _spelled_percentages(text)
@@ -260,7 +266,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             not_a_value = _VOTE_SHARE.match(after) or any(p.search(before) for p in _NOT_A_VALUE_BEFORE)
             if not_a_value and not kind.startswith("bp_"):
                 continue
-            if _FORMER.search(before):
+            if _FORMER.search(before) or _BELOW_THE_USUAL.search(before):
                 continue
             if kind == "bp_bare" and not (_ABOUT_BP.search(text) and 70 <= int(m.group(1)) <= 260
                                           and 40 <= int(m.group(2)) <= 160 and int(m.group(1)) > int(m.group(2))):
