@@ -72,14 +72,16 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         # (not a drug to avoid beside a goal: "aim for an HbA1c below 8.5% and, where possible, avoid glucose-lowering
         # drugs that cause hypoglycaemia")
-        r"|\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)|\brefrain\w* from\b|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
+        r"|\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)|\brefrain\w* from\b"
+        r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
         r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
         r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
         # "Once you are older than 77, ..., routine scans end"
         r"|\b(?:routine|regular) (?:scans|screening|tests|testing|invitations) (?:stop|end|cease)s?\b"
-        rf"|^\W*(?:{_STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}\b(?:pathway|programme|program|screening)\b"
+        rf"|^\W*(?:{_STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}"
+        r"\b(?:pathway|programme|program|screening)\b"
         # "Step 4, exit: patients leave the recall list at their 71st birthday"
         r"|\b(?:leave|exit|(?:are |is )?removed from|come off|drop off) the (?:\w+ )?(?:recall|invitation|screening) "
         r"(?:list|register)\b"

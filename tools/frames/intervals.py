@@ -8,7 +8,8 @@ import re
 from clinrag.tools.frames.lexicon import number
 from clinrag.tools.frames.schema import Interval
 
-_NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"  # the number words an interval is written with
+# the number words an interval is written with
+_NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 
 
 # (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the

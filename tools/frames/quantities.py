@@ -164,9 +164,9 @@ def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
     # blood pressure"
     # ("office blood pressure of 130/80 mm Hg or higher, confirmed on at least two occasions, now defines
     # hypertension")
-    named_after = (re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}",
-                            after)
-                   or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
+    named_after = (
+        re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
+        or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
     cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
     # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
     # offer ambulatory monitoring ... to confirm the diagnosis"
@@ -245,8 +245,8 @@ _FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: [\w
 
 # a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are
 # young and newly diagnosed", "A1C levels lower than the goal of 7% may be acceptable"
-_BELOW_THE_USUAL = re.compile(r"\b(?:set|be|kept) lower than\s*$|\blower than the (?:usual |standard )?(?:goal|target) of\s*$",
-                              re.I)
+_BELOW_THE_USUAL = re.compile(
+    r"\b(?:set|be|kept) lower than\s*$|\blower than the (?:usual |standard )?(?:goal|target) of\s*$", re.I)
 
 
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:

@@ -215,8 +215,8 @@ def action(text: str) -> str | None:
     # double negatives: "screening should not stop at a set age", "there is no upper age limit at which screening
     # should stop: screening should continue as long as ...", "should not be used to exclude them"
     # (or a sentence that states only that: "There is no upper age limit on this benefit.")
-    stop_named = re.search(r"\b(?:should|must) (?:stop|end|cease)\b|^\W*there is no (?:fixed |set )?upper (?:age )?limit\b",
-                           text, re.I)
+    stop_named = re.search(
+        r"\b(?:should|must) (?:stop|end|cease)\b|^\W*there is no (?:fixed |set )?upper (?:age )?limit\b", text, re.I)
     if _NOT_STOP.search(text) or _NOT_EXCLUDED.search(text) or (CONTINUES.search(text) and stop_named):
         return "recommend"
     for name, pattern in ACTION_CUES:
