@@ -162,7 +162,7 @@ def llm_answer(
 def answer(state: State, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     text = None
-    note = ""
+    note: list[str] = []  # why the generated answer was replaced, set apart by blank lines before the notice
     index = index_of(ctx)
     recommendations = recommendation_sentences(index)
     if ctx.chat_model:
@@ -177,8 +177,8 @@ def answer(state: State, runtime: Runtime[Context]) -> dict:
         if not any(c.ok for c in checks):  # nothing of the generated answer stands: the deterministic answer instead
             log.warning("chat model answer failed every check: using the deterministic answer")
             reasons = "; ".join(dict.fromkeys(c.reason for c in checks if c.reason)) or "it was empty"
-            note = (f"\n\n{CHECK_NOTE}: none of the {len(checks)} sentence(s) of the generated answer could be kept "
-                    f"({reasons}); the sources' own sentences are shown instead.")
+            note = ["", f"{CHECK_NOTE}: none of the {len(checks)} sentence(s) of the generated answer could be kept "
+                        f"({reasons}); the sources' own sentences are shown instead.", ""]
             text = None
         elif NOT_MEDICAL_ADVICE not in text:
             text = f"{text}\n\n{NOT_MEDICAL_ADVICE}"
@@ -187,8 +187,7 @@ def answer(state: State, runtime: Runtime[Context]) -> dict:
     elif text is None:
         text = deterministic_answer(state.question, state.evidence, state.contradictions, ctx.contradiction_threshold,
                                     state.disagreements, recommendations)
-        if note:
-            text = text.replace(f"\n{NOT_MEDICAL_ADVICE}", f"{note}\n\n{NOT_MEDICAL_ADVICE}")
+    text = with_lines_before_notice(text, note)  # the fallback, deterministic or for studies, says why it was used
     understood = state.understood
     text = with_lines_before_notice(text, risk_factor_lines(understood.risk_factors if understood else [],
                                                             state.evidence, index.frames_for))

@@ -56,3 +56,33 @@ def test_swapped_intervals_between_two_organizations(graph, monkeypatch):
                "The ACR recommends biennial screening mammography from age 40 [acr-breast-2021].")
     answer = answer_with(graph, monkeypatch, swapped)
     assert "2 sentence(s)" in answer and "interval of 12 months" in answer and "interval of 24 months" in answer
+
+
+def test_the_fallback_says_why_just_before_the_notice(graph, monkeypatch):
+    answer = answer_with(graph, monkeypatch, "All women should start screening at 30.")
+    head, notice, tail = answer.rpartition(NOT_MEDICAL_ADVICE)
+    assert notice and tail == ""
+    assert f"\n\n{NOTE}: none of the 1 sentence(s) of the generated answer could be kept (cites nothing" in head
+    assert head.endswith("the sources' own sentences are shown instead.\n\n")
+
+
+def test_a_fallback_shaped_for_studies_also_says_why(monkeypatch):
+    """Abstract evidence falls back to the answer shaped for studies, with the same note (node called directly,
+    with a local fake index)."""
+    from types import SimpleNamespace
+
+    from langgraph.runtime import Runtime
+    from test_study_answer import QUESTION, abstract
+
+    from clinrag.context import Context
+    from clinrag.graph.state import State
+    from clinrag.nodes import answer as answer_node
+
+    scripted(monkeypatch, None, ["Vitamin D halves hip fractures in everyone."])
+    monkeypatch.setattr(answer_node, "index_of", lambda ctx: SimpleNamespace(docs={}, frames_for=lambda doc_id: []))
+    evidence = [abstract("pmid:1", 2009, "Vitamin D and fractures: a randomized trial",
+                         "Vitamin D supplementation reduced the risk of hip fracture (HR 0.82, 95% CI 0.70-0.96).")]
+    out = answer_node.answer(State(question=QUESTION, evidence=evidence),
+                             Runtime(context=Context(chat_model="fake:scripted")))
+    assert "Reported a benefit:" in out["answer"] and f"\n\n{NOTE}: none of the 1 sentence(s)" in out["answer"]
+    assert out["answer"].endswith(NOT_MEDICAL_ADVICE)
