@@ -99,7 +99,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # (nor "Box A, individualised target: ... aim for an HbA1c between 7.0% and 8.0%", the goal recommended)
         r"|\bindividuali[sz]e[ds]?\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan|target|goal)\b)"
         r"|\binformed (?:decision|choice)|\bmakes? (?:his|her|their|your) own (?:\w+ )?(?:choice|decision)\b"
-        r"|\b(?:decided|made) (?:through|by|via|with) shared decision|\buse shared decision"
+        # ("whether to continue is best settled through shared decision-making")
+        r"|\b(?:decided|made|settled|determined|taken) (?:through|by|via|with) shared decision|\buse shared decision"
+        # "a mammogram may be obtained at the woman's request"
+        r"|\b(?:at|on) (?:the (?:woman|man|patient|person|member)['’]s|their|her|his|your) (?:own )?request\b"
         # "therapy should follow a clinician-patient discussion"
         r"|\bfollows? (?:a |an )?(?:clinician[–-]patient |shared |informed )?(?:discussion|conversation)\b"
         r"|\bopportunity to\b|\bselectively\b|\bif the patient chooses"

@@ -163,7 +163,7 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     (
         "life expectancy >= {} years",
         r"\blife expectancy (?:is |of )?(?:at least )?(\d+) years or (?:longer|more)|"
-        r"\blife expectancy of at least (\d+) years|\blive at least (\d+) more years",
+        r"\blife expectancy (?:of|is) at least (\d+) years|\blive at least (?:another )?(\d+) (?:more )?years",
     ),
     ("one or more CVD risk factors", r"\bone or more (?:cardiovascular )?risk factors"),
     ("not at increased bleeding risk",
