@@ -181,11 +181,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
                           r"(?:variant|mutation)s?\b"),
     (
         "family history",
-        # (not its absence: "patients aged 50 to 70 with ... no first-degree relative with colorectal cancer")
-        r"(?<!\bno )(?<!\bwithout )(?<!\bwithout a )(?<!\bno known )"
-        r"(?:\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
+        r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
         # "members who have a father, brother or son with prostate cancer"
-        r"|\b(?:father|brother|son),? (?:(?:father|brother|son),? )?or (?:father|brother|son)\b)",
+        r"|\b(?:father|brother|son),? (?:(?:father|brother|son),? )?or (?:father|brother|son)\b",
     ),
 )
 
@@ -275,12 +273,20 @@ def tests(text: str, intervention: str) -> list[tuple[int, int, str]]:
     return sorted(taken)
 
 
+# what a criterion or condition is named after when its absence is stated: "patients aged 50 to 70 with ... no
+# first-degree relative with colorectal cancer", "without a family history", "has no history of CIN2+ or hysterectomy"
+_ABSENT_BEFORE = re.compile(
+    r"\b(?:no|without)(?: (?:personal |prior |known )?(?:history|record) of)?(?: an?| any| known)?"
+    r"(?:(?: [\w+-]+){1,3},?(?: or| nor))? $", re.I)
+
+
 def labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
-    """The labels of a table (:data:`CRITERIA`, :data:`CONDITIONS`) that ``text`` names, in table order; a label with
-    "{}" takes the first captured number."""
+    """The labels of a table (:data:`CRITERIA`, :data:`CONDITIONS`) that ``text`` names, in table order, unless named
+    only as absent (:data:`_ABSENT_BEFORE`); a label with "{}" takes the first captured number."""
     out = []
     for label, pattern in table:
-        if m := re.search(pattern, text, re.I):
+        m = next((m for m in re.finditer(pattern, text, re.I) if not _ABSENT_BEFORE.search(text[: m.start()])), None)
+        if m:
             num = next((g for g in m.groups() if g), None) if m.groups() else None
             out.append(label.format(num) if "{}" in label else label)
     return list(dict.fromkeys(out))
