@@ -17,7 +17,7 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
 # a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
 # identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70"): a cue of "recommend"; the
 # pathway's stance on those people is in its other steps (:func:`conflicts._states_no_stance`)
-ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who)(?: check| criteria)?\s*:"
+ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who)(?: check| criteria| screen)?\s*:"
               rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b")
 
 # a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
@@ -74,6 +74,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # drugs that cause hypoglycaemia")
         r"|\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)|\brefrain\w* from\b"
         r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
+        # an order set's block: "the order set displays 'Do not initiate aspirin for primary prevention' and the order
+        # is blocked"
+        r"|\border (?:is|will be) blocked\b|\bdisplays? ['\"‘“](?:do not|don't)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
         r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"

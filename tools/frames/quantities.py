@@ -67,8 +67,15 @@ def _word_value(word: str) -> str:
     return number_text(str(NUMBER_WORDS[number] + (0.5 if and_a_half else 0)))
 
 
+# a risk written as a proportion: "your chance of a heart attack or stroke in the next ten years is 1 in 5 or higher"
+# (20%)
+_ONE_IN = re.compile(r"\b((?:risk|chance)\b[^.;%]{0,80}?)\b(\d+) in (\d+)(?= or (?:higher|more|greater|above)\b)", re.I)
+
+
 def _spelled_percentages(text: str) -> str:
-    """Percentages written in words as digits ("seven to eight and a half percent" -> "7 to 8.5 percent")."""
+    """Percentages written in words or as a proportion of a risk as digits ("seven to eight and a half percent" -> "7
+    to 8.5 percent", "a chance ... of 1 in 5 or higher" -> "20% or higher")."""
+    text = _ONE_IN.sub(lambda m: f"{m.group(1)}{number_text(100 * int(m.group(2)) / int(m.group(3)))}%", text)
     return _SPELLED_PERCENT.sub(
         lambda m: _word_value(m.group(1)) + (f"{m.group(2)}{_word_value(m.group(3))}" if m.group(3) else ""), text)
 
