@@ -96,7 +96,8 @@ def clauses(sentence: str) -> list[str]:
             all(groups) and groups[0] != groups[1]) or (all(values) and values[0] != values[1]
         ):
             return [left, right]
-    return _own_strengths(sentence) or _gapped(sentence) or _same_for_others(sentence) or [sentence]
+    return (_own_strengths(sentence) or _gapped(sentence) or _same_for_others(sentence) or _own_people(sentence)
+            or [sentence])
 
 
 def _closing_strength_shared(parts: list[str]) -> list[str]:
@@ -272,3 +273,16 @@ def _stands_apart(parts: list[str]) -> bool:
         or own(values, i)
         for i, p in enumerate(parts)
     )
+
+
+def _own_people(sentence: str) -> list[str] | None:
+    """Two recommendations joined by ", and", each with its own ages and another action, that a parse can miss when
+    the first is long ("For members aged 76 to 85, screening is covered only when the record documents an
+    individualized, shared decision-making discussion of the member's expected benefits and risks, and screening of
+    members older than 85 is considered not medically necessary"); None otherwise."""
+    for m in re.finditer(r",\s+(?=and\s)", sentence):
+        left, right = sentence[: m.start()], sentence[m.end() :]
+        acts = rules.action(left), rules.action(rules.unbracketed(right))
+        if None not in acts and acts[0] != acts[1] and ages.age_spans(left) and ages.age_spans(right):
+            return [left, right]
+    return None
