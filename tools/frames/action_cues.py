@@ -30,7 +30,8 @@ NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w
 # permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
 # "discourage", and what turns a favourable grade into one (:func:`action`)
 MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end)\b|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
-                r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b")
+                r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b"
+                r"|\bconsider (?:stopping|discontinuing|ceasing|ending)\b")
 
 # Lexical action cues, checked in this order (first match wins).
 ACTION_CUES: tuple[tuple[str, str], ...] = (
@@ -74,6 +75,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # drugs that cause hypoglycaemia")
         r"|\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)|\brefrain\w* from\b"
         r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
+        # an inverse quality measure counts overuse: "percentage of men 70 years and older who were screened
+        # unnecessarily for prostate cancer"
+        r"|\b(?:screened|tested|imaged|treated) (?:unnecessarily|inappropriately)\b"
         # an order set's block: "the order set displays 'Do not initiate aspirin for primary prevention' and the order
         # is blocked"
         r"|\border (?:is|will be) blocked\b|\bdisplays? ['\"‘“](?:do not|don't)\b"
@@ -182,6 +186,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
         # with a cervix aged 25 to 69"
         r"|\b(?:are|is) (?:now )?invited (?:for|to|from)\b|\b(?:will|'ll|’ll) invite you\b"
+        # "Everyone aged 50 to 74 who is registered with a general practice is invited", "a free home test kit will be
+        # posted to you every two years"
+        r"|\b(?:everyone|everybody|all)\b[^.;]{0,60}\b(?:is|are) invited\b"
+        r"|\b(?:kits?|invitations?)\b[^.;]{0,40}\b(?:will be|is|are) (?:posted|sent|mailed)\b"
         r"|\b(?:you are|you're) (?:now )?due for\b"
         r"|\boffered to (?:everyone|everybody|all)\b"
         # "Screening continues every two years, and invitations now continue until the 75th birthday"

@@ -61,7 +61,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\b(?:beyond|past|after) (?:the )?age (?:of )?(\d{2,3})\b", "gt"),
     # "screening should stop at 60 for women whose last HPV test was negative": none after 60
-    (r"\b(?:stop|end|cease|discontinue)\w* at (?:the )?(?:age )?(?:of )?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
+    # ("Most men can stop having PSA tests at 75")
+    (r"\b(?:stop|end|cease|discontinue)\w* (?:having |getting |being )?(?:[\w-]+ ){0,2}?at (?:the )?(?:age )?(?:of )?"
+     r"(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\bbeyond (\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),  # "beyond 85, screening is not recommended"
     # "screening should stop after 65 for women whose ..." (not "after 10 years")
     (r"\bafter (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "gt"),

@@ -197,7 +197,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     (
         "adequate prior screening",
         r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening"
-        r"|\bprior screening (?:was|is|has been|had been) adequate",
+        r"|\bprior screening (?:was|is|has been|had been) adequate"
+        # "persons who are up to date with screening and have had consistently negative prior tests"
+        r"|\bconsistently negative (?:prior |previous )?(?:tests|screening|results)\b",
     ),
     ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
     # secondary prevention: "patients who take aspirin after a heart attack, stent or stroke"
