@@ -18,7 +18,9 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
 # identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70"): a cue of "recommend"; the
 # pathway's stance on those people is in its other steps (:func:`conflicts._states_no_stance`)
 ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who)(?: check| criteria| screen)?\s*:"
-              rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b")
+              rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b"
+              # "Who this pathway is for: adults aged 40 to 84 without established cardiovascular disease"
+              r"|^\W*who (?:this|the) (?:pathway|programme|program|order set|protocol|service) is for\s*:")
 
 # a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
 # pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`conflicts._states_no_stance`)
