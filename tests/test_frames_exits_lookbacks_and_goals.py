@@ -1,14 +1,16 @@
 """Frames and conflicts for where screening ends (a recall list's exit, routine scans that end, the end of routine
-screening for the adequately screened, no upper age limit, a band that ends at its own document's first age
-against), who is eligible (the absence of a criterion, a leaflet's "you can have screening if"), a quality measure's
-measurement year, classes after a discussion, what a reading "now defines", and subgroup goals written for
-patients (``tools/frames/action_cues.py``, ``ages.py``, ``bands.py``, ``intervals.py``, ``lexicon.py``,
-``quantities.py``, ``rules.py``)."""
+screening for the adequately screened, permission to stop at an age, no upper age limit, a band that ends at its own
+document's first age against), who is eligible (the absence of a criterion or condition, a leaflet's "you can have
+screening if", a programme letter's "everyone ... is invited", an order set's eligibility screen and blocked order, a
+pathway's "who this pathway is for"), a quality measure's measurement year and its overuse count, classes after a
+discussion, what a reading "now defines", a risk written as a proportion, a choice on request, a model's result, a
+two-part coverage rule, and subgroup goals written for patients (``tools/frames/action_cues.py``, ``ages.py``,
+``bands.py``, ``clauses.py``, ``intervals.py``, ``lexicon.py``, ``quantities.py``, ``rules.py``)."""
 
 from __future__ import annotations
 
 import pytest
-from frame_fixtures import A1C, BP, CERVICAL, CRC, LUNG, PSA, STATIN
+from frame_fixtures import A1C, ASPIRIN, BP, BREAST, CERVICAL, CRC, LUNG, PSA, STATIN
 from frame_fixtures import conflict_facets as _facets
 from frame_fixtures import make_doc as _doc
 from frame_fixtures import summary as _summary
@@ -119,3 +121,52 @@ def test_subgroup_goals_written_for_patients(sentence, action, conditions, targe
     f = extract_frames(sentence, doc_meta=A1C)
     assert [(x.action, x.population.conditions, [(q.op, q.value) for q in x.targets]) for x in f] == [
         (action, conditions, targets)]
+
+
+@pytest.mark.parametrize("sentence, meta, expected", [
+    # a programme letter: who is invited, and the kit posted on a schedule
+    ("Everyone aged 50 to 74 who is registered with a general practice is invited, and from your 50th birthday a free "
+     "home test kit (FIT) will be posted to you every two years.", CRC,
+     [("recommend", None, 50, 74, None), ("recommend", "FIT", 50, None, 24)]),
+    # a choice on request, and permission to stop at an age
+    ("For women aged 40 to 44 a mammogram may be obtained at the woman's request.", BREAST,
+     [("individual_decision", None, 40, 44, None)]),
+    ("Most men can stop having PSA tests at 75.", PSA, [("discourage", None, 76, None, None)]),
+    # an inverse quality measure counts overuse
+    ("Measure description: percentage of men 70 years and older who were screened unnecessarily for prostate cancer "
+     "using a PSA test.", PSA, [("recommend_against", None, 70, None, None)]),
+    # an order set's eligibility screen and its blocked order
+    ("Eligibility screen: age 40-59 years; calculated 10-year ASCVD risk of 10% or more.", ASPIRIN,
+     [("recommend", None, 40, 59, None)]),
+    ("If the patient is 60 years of age or older, the order set displays 'Do not initiate aspirin for primary "
+     "prevention' and the order is blocked.", ASPIRIN, [("recommend_against", None, 60, None, None)]),
+    ("Who this pathway is for: adults aged 40 to 84 without established cardiovascular disease.", STATIN,
+     [("recommend", None, 40, 84, None)]),
+    # a model's result is a finding, not advice
+    ("In the panel's modelling, starting at 25 instead of 21 avoided about 40 colposcopies per 1,000 people screened.",
+     CERVICAL, []),
+])
+def test_letters_requests_measures_order_sets_and_findings(sentence, meta, expected):
+    assert _summary(sentence, meta) == expected
+
+
+def test_a_two_part_coverage_rule_divides_and_a_risk_as_a_proportion():
+    f = extract_frames("For members aged 76 to 85, screening is covered only when the medical record documents an "
+                       "individualized, shared decision-making discussion of the member's expected benefits and risks, "
+                       "and screening of members older than 85 is considered not medically necessary.", doc_meta=CRC)
+    assert [(x.action, x.population.age_min, x.population.age_max) for x in f] == [
+        ("individual_decision", 76, 85), ("recommend_against", 86, None)]
+    f = extract_frames("If you are between 40 and 69 and your chance of having a heart attack or stroke in the next "
+                       "ten years is 1 in 5 or higher, your doctor may suggest a low daily dose of aspirin.",
+                       doc_meta=ASPIRIN)
+    assert [(q.name, q.op, q.value) for x in f for q in x.thresholds] == [("10-year CVD risk", ">=", "20")]
+
+
+def test_absent_conditions_and_stopping_for_the_adequately_screened():
+    f = extract_frames("Step 1: confirm the patient is 21 years or older, asymptomatic and has no history of CIN2+ or "
+                       "hysterectomy.", doc_meta=CERVICAL)
+    assert [(x.population.age_min, x.population.conditions) for x in f] == [(21, [])]
+    f = extract_frames("We suggest that persons who are up to date with screening and have had consistently negative "
+                       "prior tests consider stopping screening at age 75 (weak recommendation).", doc_meta=CRC)
+    assert [(x.action, x.population.age_min, x.population.conditions) for x in f] == [
+        ("discourage", 76, ["adequate prior screening"])]
