@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from clinrag.tools.frames import set_aside
 from clinrag.tools.frames.lexicon import NUMBER_WORDS
 
 _DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
@@ -132,17 +133,6 @@ _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$|\b(?:had|has|develop
 # an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
 # screening before age 40"
 _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)
-# an age the document has replaced bounds no one now: "from 40 through 74 ..., replacing the individual-decision
-# approach previously taken for women in their forties", "from your 45th birthday rather than from age 50", "until you
-# turn 75, up from the previous upper limit of your 71st birthday", "every five years, instead of every three years for
-# people under 50", "start screening at 45 rather than waiting until 50" ("instead of" only right before the age or
-# before a replaced schedule: "tomosynthesis ... instead of 2D mammography for annual screening of women aged 40 and
-# over" names another test for the same people)
-_REPLACED_BEFORE = re.compile(r"\b(?:previous|previously|formerly|replacing|replaces|(?:up|down) from)\b[^.;,()]*$"
-                              r"|\b(?:rather than|instead of)\s*$"
-                              # "start screening at 45 ... rather than waiting until 50"
-                              r"|\brather than (?:waiting|wait) (?:until|till|to)\s*(?:age\s*)?$"
-                              r"|\binstead of (?:every|once|the previous|the old)\b[^.;,()]*$", re.I)
 # a trend among an age group is a finding: "early-onset disease, which has increased by about 2% per year among
 # adults younger than 50"
 _TREND_BEFORE = re.compile(r"\b(?:increased|risen|rose|fallen|fell|decreased|declined|doubled|grown)\b[^.;]{0,60}"
@@ -166,7 +156,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
             preceding = text[: m.start()]
             if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(preceding) or (
                 _PURPOSE_BEFORE.search(preceding) or _EXPECTANCY_BEFORE.search(preceding)
-                or _REPLACED_BEFORE.search(preceding) or _TREND_BEFORE.search(preceding)
+                or set_aside.REPLACED_AGE.search(preceding) or _TREND_BEFORE.search(preceding)
                 or _TREND_AFTER.match(text, m.end())
             ):
                 continue

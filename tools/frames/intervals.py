@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from clinrag.tools.frames import set_aside
 from clinrag.tools.frames.lexicon import number
 from clinrag.tools.frames.schema import Interval
 
@@ -52,13 +53,6 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
 )
 
 
-# an interval named only as the one not to use: "every 2 to 4 years rather than annually", "a routine interval of two
-# years is preferred over annual testing"
-# ("the panel did not support annual testing", "the recommended interval has been lengthened from yearly")
-_REJECTED = re.compile(r"(?:rather than|instead of|preferred over|in place of|(?:did|does|do) not support|"
-                       r"(?:lengthened|shortened|changed|extended|moved) from)\s*$", re.I)
-
-
 # a look-back that counts the measurement year itself: "during the measurement year or the two years prior" is
 # three years, "a FIT during the measurement year" one
 _MEASUREMENT_YEAR_OR = re.compile(
@@ -85,7 +79,7 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             taken.append((m.start(), m.end()))
-            if _REJECTED.search(text[: m.start()]):
+            if set_aside.REJECTED_INTERVAL.search(text[: m.start()]):
                 continue
             if months is not None:
                 iv = Interval(min=months, max=months)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames.lexicon import NUMBER_WORDS, number
+from clinrag.tools.frames import set_aside
+from clinrag.tools.frames.lexicon import NUMBER_WORDS
+from clinrag.tools.frames.quantity_names import quantity_name
 from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
@@ -80,14 +82,6 @@ def _spelled_percentages(text: str) -> str:
         lambda m: _word_value(m.group(1)) + (f"{m.group(2)}{_word_value(m.group(3))}" if m.group(3) else ""), text)
 
 
-_BP_CATEGORY = re.compile(
-    r"(high-normal blood pressure|normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)",
-    re.I)
-
-
-OUT_OF_OFFICE = " (home or ambulatory)"
-
-
 def number_text(text: str | float) -> str:
     """A number as guidelines write it, trailing zeros dropped ("7.0" -> "7")."""
     v = float(text)
@@ -127,71 +121,6 @@ def _op(before: str, after: str) -> str:
     return "="
 
 
-_HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) years\b|\b(\d+)-year\b", re.I)
-
-
-def _risk_name(window: str) -> str:
-    """A risk is a 10-year cardiovascular risk unless its words give it another horizon ("a 6-year risk", "in the next
-    six years"): then it is named by that horizon."""
-    years = [number(m.group(1) or m.group(2)) for m in _HORIZON.finditer(window)]
-    return f"{years[-1]}-year risk" if years and years[-1] != 10 else "10-year CVD risk"
-
-
-def _name(before: str, unit: str, is_target: bool, after: str = "") -> str:
-    window = before[-70:]
-    low = window.lower()
-    if unit == "%":
-        if "a1c" in low:
-            return "A1C"
-        # the nearer word names it: "with LDL-C levels of 70 to 189 mg/dL, a 10-year ASCVD risk of 7.5%" is a risk;
-        # "your chance of a heart attack or stroke in the next 10 years" is one too
-        risk = max(low.rfind("risk"), low.rfind("chance"))
-        if "ldl" in low and low.rfind("ldl") > risk:
-            return "LDL-C reduction"
-        if risk >= 0:
-            return _risk_name(low)
-        # the measure after the value: "who have a 10% or greater 10-year CVD risk"
-        if re.match(r"\s*(?:or (?:greater|higher|more|above)\s+)?(?:\d+-year\s+)?(?:\w+\s+){0,2}risk\b", after, re.I):
-            return "10-year CVD risk"
-        return "percent"
-    if unit == "ng/mL":  # "a PSA level of 4.0 ng/mL or higher"
-        return "PSA" if "psa" in low else "ng/mL value"
-    if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)
-        return "A1C" if "a1c" in low else "mmol/mol value"
-    if unit in ("mg/dL", "mmol/L"):
-        return "LDL-C" if "ldl" in low or "cholesterol" in low else f"{unit} value"
-    measure = (
-        "systolic blood pressure"
-        if "systolic" in low[-40:]
-        else ("diastolic blood pressure" if "diastolic" in low[-40:] else "blood pressure")
-    )
-    if is_target:  # a goal for home or ambulatory readings beside the clinic goal: "(home reading below 135/85)"
-        return measure + (OUT_OF_OFFICE if re.search(r"\b(?:home|ambulatory|daytime)\b", low[-30:]) else "")
-    # the category a band is named after it: "between 130/85 and 139/89 mm Hg are classified as having high-normal
-    # blood pressure"
-    # ("office blood pressure of 130/80 mm Hg or higher, confirmed on at least two occasions, now defines
-    # hypertension")
-    named_after = (
-        re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
-        or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
-    cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
-    # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
-    # offer ambulatory monitoring ... to confirm the diagnosis"
-    # ("if clinic blood pressure is 140/90 mmHg or higher, offer ambulatory monitoring (ABPM) to confirm;")
-    if not cats and (re.match(r"[^.;]{0,160}\bto confirm(?: (?:the |a )?diagnosis\b|\s*[;.]|$)", after, re.I)
-                     or re.search(r"\bto confirm (?:the |a )?diagnosis\b[^.;]{0,100}$", before, re.I)):
-        cats = ["hypertension"]
-    if cats:
-        name = cats[-1].lower()
-        # ("confirmed by a home average of 135/85 mm Hg": a home reading, not the clinic one before it)
-        # ("135/85 or higher when you measure it at home")
-        home = re.search(r"\bhome\b", low[-40:]) or re.match(r"[^.;,]{0,40}\bat home\b", after, re.I)
-        # ("hypertension is confirmed when the daytime ABPM average is 135/85 mmHg or higher")
-        setting = " (ambulatory)" if re.search(r"ambulatory|\babpm\b|\bdaytime\b", low) else " (home)" if home else ""
-        return name + setting
-    return measure
-
-
 # a systolic limit joined by "or" to the diastolic limit whose comparator follows it
 _SYSTOLIC_OR = re.compile(
     r"\d+\s*mm\s*Hg\s*(?:systolic\s+|SBP\s+)?or\s+(?:a\s+)?(?:diastolic\s+(?:(?:blood\s+)?pressure\s+)?(?:of\s+)?"
@@ -199,29 +128,7 @@ _SYSTOLIC_OR = re.compile(
 )
 
 
-# a share of a panel's votes is how a consensus statement reports itself, not a value of its recommendation: "(94%
-# agreement)", "consensus was defined as at least 75% agreement", "endorsed by 88% of panel members"
-_VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:voting )?(?:panel|panel members|panellists"
-                         r"|panelists|members|votes|voters|respondents|participants))\b", re.I)
-# how common something is, not a value of the recommendation: "white-coat hypertension, which affects an estimated
-# 10-30% of people"
-_PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
-# a change observed, not a value of the recommendation: "the prevalence of high-grade lesions fell by more than 80%"
-_CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|increased|decreased|reduced|lowered|cut) "
-                            r"by (?:more than |over |about |around |roughly |nearly |almost |up to |some )?$", re.I)
-# a vote share written before its value: "(agreement 96%)", "(consensus reached, 92%)"
-_VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)(?:\s*(?:of|:|=|was|reached))?[\s,]*$", re.I)
 _ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|\bsystolic\b", re.I)
-
-
-# a programme's performance standard is not a value of a recommendation: "with an acceptable level of 80%", "an
-# achievable level of at least 95%"
-_PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\b[^.;]{0,15}$"
-                          # a quality measure's own results and aims: "network performance was 61%, and the
-                          # improvement goal is 70%"
-                          r"|\bperformance (?:was|is|of|rate)\b[^.;]{0,15}$"
-                          r"|\bimprovement (?:goal|target) (?:is|of)\s*$",
-                          re.I)
 
 
 # a category written as a systolic or a diastolic band, as blood-pressure tables are: "stage 1 hypertension (130-139 or
@@ -232,28 +139,6 @@ _SYSTOLIC_OR_DIASTOLIC = (
     (re.compile(r"(≥|>=|<|≤|<=|>)\s*(\d{3})\s*/\s*(?:≥|>=|<|≤|<=|>)\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1\2/\3"),
     (re.compile(r"(≥|>=|<|≤|<=|>)\s*(\d{3})\s+or\s+(?:≥|>=|<|≤|<=|>)\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1\2/\3"),
 )
-
-
-# what a number just after these words is: a vote share, a performance standard, how common something is, a change
-# observed (a value in mm Hg is always read)
-_NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE)
-
-
-# a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
-# 140/90"
-_FORMER = re.compile(r"\b(?:former|previous|previously|earlier|old|prior)(?: [\w-]+){0,2}(?: of)?"
-                     # ("replacing the earlier goal of below 140/90 mm Hg")
-                     r"(?: (?:below|under|less than|lower than|above|over|at least|at or below))?\s*$"
-                     # "whereas the previous edition aimed first for below 140/90 mm Hg"
-                     r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement)\b[^.;]{0,30}$"
-                     # "7.5% or more, lowered from the 10% cut-off used in 2018"
-                     r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up) from(?: the| a| an)?\s*$", re.I)
-
-
-# a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are
-# young and newly diagnosed", "A1C levels lower than the goal of 7% may be acceptable"
-_BELOW_THE_USUAL = re.compile(
-    r"\b(?:set|be|kept) lower than\s*$|\blower than the (?:usual |standard )?(?:goal|target) of\s*$", re.I)
 
 
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
@@ -270,10 +155,11 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
-            not_a_value = _VOTE_SHARE.match(after) or any(p.search(before) for p in _NOT_A_VALUE_BEFORE)
+            not_a_value = set_aside.VOTE_SHARE.match(after) or any(
+                p.search(before) for p in set_aside.NOT_A_VALUE_BEFORE)
             if not_a_value and not kind.startswith("bp_"):
                 continue
-            if _FORMER.search(before) or _BELOW_THE_USUAL.search(before):
+            if set_aside.FORMER_VALUE.search(before) or set_aside.BELOW_THE_USUAL.search(before):
                 continue
             if kind == "bp_bare" and not (_ABOUT_BP.search(text) and 70 <= int(m.group(1)) <= 260
                                           and 40 <= int(m.group(2)) <= 160 and int(m.group(1)) > int(m.group(2))):
@@ -304,7 +190,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             found[i + 1] = (*found[i + 1][:4], found[i][4])
     named = []
     for (pos, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
-        name = _name(before, unit, in_target, following[pos])
+        name = quantity_name(before, unit, in_target, following[pos])
         is_target = in_target and "risk" not in name
         named.append(Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
     merged = _merge_systolic_diastolic(named)

@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from clinrag.tools.frames.quantities import OUT_OF_OFFICE, number_text
+from clinrag.tools.frames.quantities import number_text
+from clinrag.tools.frames.quantity_names import OUT_OF_OFFICE
 from clinrag.tools.frames.schema import Quantity
 
 

@@ -1,0 +1,83 @@
+"""What a threshold's or target's value measures (:func:`quantity_name`): A1C, a 10-year (or other horizon) risk,
+LDL-C or its reduction, PSA, or a blood pressure named by its category and its setting."""
+
+from __future__ import annotations
+
+import re
+
+from clinrag.tools.frames.lexicon import NUMBER_WORDS, number
+
+_BP_CATEGORY = re.compile(
+    r"(high-normal blood pressure|normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)",
+    re.I)
+
+
+OUT_OF_OFFICE = " (home or ambulatory)"
+
+
+_HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) years\b|\b(\d+)-year\b", re.I)
+
+
+def _risk_name(window: str) -> str:
+    """A risk is a 10-year cardiovascular risk unless its words give it another horizon ("a 6-year risk", "in the next
+    six years"): then it is named by that horizon."""
+    years = [number(m.group(1) or m.group(2)) for m in _HORIZON.finditer(window)]
+    return f"{years[-1]}-year risk" if years and years[-1] != 10 else "10-year CVD risk"
+
+
+def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> str:
+    """What a value measures, from the words before it (``before``) and after it (``after``): A1C, a risk named by
+    its horizon, LDL-C or its reduction, PSA, or a blood pressure named by its category ("hypertension",
+    "high-normal blood pressure") and setting (clinic, home, ambulatory)."""
+    window = before[-70:]
+    low = window.lower()
+    if unit == "%":
+        if "a1c" in low:
+            return "A1C"
+        # the nearer word names it: "with LDL-C levels of 70 to 189 mg/dL, a 10-year ASCVD risk of 7.5%" is a risk;
+        # "your chance of a heart attack or stroke in the next 10 years" is one too
+        risk = max(low.rfind("risk"), low.rfind("chance"))
+        if "ldl" in low and low.rfind("ldl") > risk:
+            return "LDL-C reduction"
+        if risk >= 0:
+            return _risk_name(low)
+        # the measure after the value: "who have a 10% or greater 10-year CVD risk"
+        if re.match(r"\s*(?:or (?:greater|higher|more|above)\s+)?(?:\d+-year\s+)?(?:\w+\s+){0,2}risk\b", after, re.I):
+            return "10-year CVD risk"
+        return "percent"
+    if unit == "ng/mL":  # "a PSA level of 4.0 ng/mL or higher"
+        return "PSA" if "psa" in low else "ng/mL value"
+    if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)
+        return "A1C" if "a1c" in low else "mmol/mol value"
+    if unit in ("mg/dL", "mmol/L"):
+        return "LDL-C" if "ldl" in low or "cholesterol" in low else f"{unit} value"
+    measure = (
+        "systolic blood pressure"
+        if "systolic" in low[-40:]
+        else ("diastolic blood pressure" if "diastolic" in low[-40:] else "blood pressure")
+    )
+    if is_target:  # a goal for home or ambulatory readings beside the clinic goal: "(home reading below 135/85)"
+        return measure + (OUT_OF_OFFICE if re.search(r"\b(?:home|ambulatory|daytime)\b", low[-30:]) else "")
+    # the category a band is named after it: "between 130/85 and 139/89 mm Hg are classified as having high-normal
+    # blood pressure"
+    # ("office blood pressure of 130/80 mm Hg or higher, confirmed on at least two occasions, now defines
+    # hypertension")
+    named_after = (
+        re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
+        or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
+    cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
+    # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
+    # offer ambulatory monitoring ... to confirm the diagnosis"
+    # ("if clinic blood pressure is 140/90 mmHg or higher, offer ambulatory monitoring (ABPM) to confirm;")
+    if not cats and (re.match(r"[^.;]{0,160}\bto confirm(?: (?:the |a )?diagnosis\b|\s*[;.]|$)", after, re.I)
+                     or re.search(r"\bto confirm (?:the |a )?diagnosis\b[^.;]{0,100}$", before, re.I)):
+        cats = ["hypertension"]
+    if cats:
+        name = cats[-1].lower()
+        # ("confirmed by a home average of 135/85 mm Hg": a home reading, not the clinic one before it)
+        # ("135/85 or higher when you measure it at home")
+        home = re.search(r"\bhome\b", low[-40:]) or re.match(r"[^.;,]{0,40}\bat home\b", after, re.I)
+        # ("hypertension is confirmed when the daytime ABPM average is 135/85 mmHg or higher")
+        setting = " (ambulatory)" if re.search(r"ambulatory|\babpm\b|\bdaytime\b", low) else " (home)" if home else ""
+        return name + setting
+    return measure

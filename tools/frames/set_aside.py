@@ -1,0 +1,74 @@
+"""What a sentence names but does not recommend, read before (or just after) a number, an age or an interval:
+a panel's vote share, how common something is, a change observed, a performance standard, a value, age or interval
+the document has replaced or set aside, and a goal stated only as below the usual one. Each reader (quantities,
+ages, intervals) skips what these patterns match."""
+
+from __future__ import annotations
+
+import re
+
+# a share of a panel's votes is how a consensus statement reports itself, not a value of its recommendation: "(94%
+# agreement)", "consensus was defined as at least 75% agreement", "endorsed by 88% of panel members"
+VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:voting )?(?:panel|panel members|panellists"
+                        r"|panelists|members|votes|voters|respondents|participants))\b", re.I)
+# how common something is, not a value of the recommendation: "white-coat hypertension, which affects an estimated
+# 10-30% of people"
+_PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
+# a change observed, not a value of the recommendation: "the prevalence of high-grade lesions fell by more than 80%"
+_CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|increased|decreased|reduced|lowered|cut) "
+                            r"by (?:more than |over |about |around |roughly |nearly |almost |up to |some )?$", re.I)
+# a vote share written before its value: "(agreement 96%)", "(consensus reached, 92%)"
+_VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)(?:\s*(?:of|:|=|was|reached))?[\s,]*$", re.I)
+# a programme's performance standard is not a value of a recommendation: "with an acceptable level of 80%", "an
+# achievable level of at least 95%"
+_PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\b[^.;]{0,15}$"
+                          # a quality measure's own results and aims: "network performance was 61%, and the
+                          # improvement goal is 70%"
+                          r"|\bperformance (?:was|is|of|rate)\b[^.;]{0,15}$"
+                          r"|\bimprovement (?:goal|target) (?:is|of)\s*$",
+                          re.I)
+
+
+# what a number just after these words is: a vote share, a performance standard, how common something is, a change
+# observed (a value in mm Hg is always read)
+NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE)
+
+
+# a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
+# 140/90"
+FORMER_VALUE = re.compile(
+    r"\b(?:former|previous|previously|earlier|old|prior)(?: [\w-]+){0,2}(?: of)?"
+    # ("replacing the earlier goal of below 140/90 mm Hg")
+    r"(?: (?:below|under|less than|lower than|above|over|at least|at or below))?\s*$"
+    # "whereas the previous edition aimed first for below 140/90 mm Hg"
+    r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement)\b[^.;]{0,30}$"
+    # "7.5% or more, lowered from the 10% cut-off used in 2018"
+    r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up) from(?: the| a| an)?\s*$", re.I)
+
+
+# a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are
+# young and newly diagnosed", "A1C levels lower than the goal of 7% may be acceptable"
+BELOW_THE_USUAL = re.compile(
+    r"\b(?:set|be|kept) lower than\s*$|\blower than the (?:usual |standard )?(?:goal|target) of\s*$", re.I)
+
+
+# an age the document has replaced bounds no one now: "from 40 through 74 ..., replacing the individual-decision
+# approach previously taken for women in their forties", "from your 45th birthday rather than from age 50", "until you
+# turn 75, up from the previous upper limit of your 71st birthday", "every five years, instead of every three years for
+# people under 50", "start screening at 45 rather than waiting until 50" ("instead of" only right before the age or
+# before a replaced schedule: "tomosynthesis ... instead of 2D mammography for annual screening of women aged 40 and
+# over" names another test for the same people)
+REPLACED_AGE = re.compile(
+    r"\b(?:previous|previously|formerly|replacing|replaces|(?:up|down) from)\b[^.;,()]*$"
+    r"|\b(?:rather than|instead of)\s*$"
+    # "start screening at 45 ... rather than waiting until 50"
+    r"|\brather than (?:waiting|wait) (?:until|till|to)\s*(?:age\s*)?$"
+    r"|\binstead of (?:every|once|the previous|the old)\b[^.;,()]*$", re.I)
+
+
+# an interval named only as the one not to use: "every 2 to 4 years rather than annually", "a routine interval of two
+# years is preferred over annual testing"
+# ("the panel did not support annual testing", "the recommended interval has been lengthened from yearly")
+REJECTED_INTERVAL = re.compile(
+    r"(?:rather than|instead of|preferred over|in place of|(?:did|does|do) not support|"
+    r"(?:lengthened|shortened|changed|extended|moved) from)\s*$", re.I)
