@@ -170,3 +170,11 @@ def test_absent_conditions_and_stopping_for_the_adequately_screened():
                        "prior tests consider stopping screening at age 75 (weak recommendation).", doc_meta=CRC)
     assert [(x.action, x.population.age_min, x.population.conditions) for x in f] == [
         ("discourage", 76, ["adequate prior screening"])]
+
+
+def test_newly_diagnosed_is_a_short_diabetes_duration_only_for_diabetes():
+    f = extract_frames("Your goal may be set lower than 7% if you are young and newly diagnosed.", doc_meta=A1C)
+    assert f[0].population.conditions == ["short diabetes duration"]
+    f = extract_frames("Adults with newly diagnosed hypertension should have their blood pressure rechecked every "
+                       "year.", doc_meta=BP)
+    assert "short diabetes duration" not in f[0].population.conditions

@@ -229,8 +229,10 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("diabetes managed by diet alone",
      r"\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b|\bdiet-only\b"),
     # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"
-    # ("if you are young and newly diagnosed")
-    ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b|\bnewly diagnosed\b"),
+    # ("if you are young and newly diagnosed"; not "newly diagnosed hypertension", another condition's onset)
+    ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b"
+     r"|\b(?:young|younger)(?: adults?| people| patients)? (?:and|who are) newly diagnosed\b"
+     r"|\bnewly diagnosed (?:with )?(?:type 2 )?diabetes\b"),
     # (and what makes it: "if you have had a stomach ulcer or a serious bleed, or if you take another blood thinner")
     ("increased bleeding risk", r"(?<!not )\bat (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"
      r"|\b(?:had|history of) (?:a )?(?:stomach|peptic|gastric|duodenal) ulcer|\bhad (?:a )?(?:serious|major) bleed"
