@@ -261,7 +261,8 @@ def test_a_clinical_pathways_steps():
             f.interval_months and f.interval_months.min, f.population.conditions) for f in frames]
     assert got == [(None, "recommend", 21, None, None, []), (None, "recommend_against", None, 20, None, []),
                    ("cytology", "recommend", 21, 29, 36, []), ("hrHPV testing", "recommend", 30, 65, 60, []),
-                   (None, "recommend_against", None, None, None, ["adequate prior screening"])]
+                   # "stop screening at 65": none after 65
+                   (None, "recommend_against", 66, None, None, ["adequate prior screening"])]
 
 
 def test_an_interval_stated_as_the_interval_and_a_leaflets_usual_repeat():

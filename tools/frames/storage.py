@@ -8,7 +8,7 @@ from pathlib import Path
 
 FRAMES_FILE = "frames.jsonl"
 _EXTRACTOR_MODULES = ("extract.py", "clauses.py", "populations.py", "rules.py", "action_cues.py", "intervals.py",
-                      "ages.py", "quantities.py", "lexicon.py", "schema.py")
+                      "ages.py", "quantities.py", "quantity_names.py", "set_aside.py", "lexicon.py", "schema.py")
 
 
 def extractor_fingerprint() -> str:
