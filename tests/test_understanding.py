@@ -67,6 +67,8 @@ def test_person(vocab, question, age, sex):
     ("im 48 and my dad had colon cancer, when should i get screened?", ["family history"]),
     ("My mother was diagnosed with breast cancer at 45. When should I start mammograms?", ["family history"]),
     ("prostate cancer runs in my family, should I get a PSA test?", ["family history"]),
+    ("my mom is 74 and had breast cancer in her family, does she still need mammograms", ["family history"]),
+    ("a family member had colon polyps, when do i start colonoscopy", ["family history"]),
     ("Does a family history change when colonoscopy starts?", ["family history"]),
     ("Should my 72 year old dad still get PSA tests?", []),
     ("my dad had a heart attack, should he take aspirin?", []),  # a relative's illness that is no cancer history

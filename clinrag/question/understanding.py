@@ -100,9 +100,12 @@ def person(text: str) -> tuple[int | None, str | None]:
 
 _RELATIVE = (r"dad|father|mom|mother|mum|brother|sister|son|daughter|parents?|siblings?|grandma|grandmother|grandpa"
              r"|grandfather|aunt|uncle")
-# "my dad had colon cancer", "my mother was diagnosed with breast cancer at 45", "it runs in my family"
+# "my dad had colon cancer", "my mother was diagnosed with breast cancer at 45", "it runs in my family", "she had breast
+# cancer in her family", "a family member with colon polyps"
 _FAMILY_HISTORY = re.compile(
-    r"\bfamily history\b|\bruns? in (?:my|the|our|his|her) family\b"
+    r"\bfamily history\b|\bruns? in (?:my|the|our|his|her|their) family\b"
+    r"|\b(?:cancer|tumou?rs?|polyps?)\b[^.?!]{0,20}\bin (?:my|the|our|his|her|their) family\b"
+    r"|\bfamily members?\s+(?:had|has|with|who (?:had|has)|was diagnosed|were diagnosed)\b"
     rf"|\b(?:my|his|her|our)\s+(?:\w+\s+)?(?:{_RELATIVE})\s+(?:had|has|got|was diagnosed with|died (?:of|from))\b"
     r"[^.?!]{0,40}\b(?:cancer|tumou?rs?|polyps?)\b", re.I)
 
