@@ -122,13 +122,15 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     bounded = [(a, f) for a, f in bounded if a is not None]
     against = _open_against(frames)
     if bounded:
-        return _before_own_stop(max(bounded, key=lambda t: t[0]), against)
+        age, frame = max(bounded, key=lambda t: t[0])
+        return _before_own_stop(age, against), frame
     # a document that recommends to no one but leaves a band to an individual decision ("men aged 55 to 69 ...
     # shared decision-making") stops where that band ends, as it starts where the band starts (:func:`start_age`)
     decided = [(f.population.age_max, f) for f in frames
                if f.action == "individual_decision" and general(f) and f.population.age_max is not None]
     if decided:
-        return _before_own_stop(max(decided, key=lambda t: t[0]), against)
+        age, frame = max(decided, key=lambda t: t[0])
+        return _before_own_stop(age, against), frame
     return min(against, key=lambda t: t[0]) if against else None
 
 
@@ -139,20 +141,19 @@ def _open_against(frames: list[Frame]) -> list[tuple[int, Frame]]:
         (f.population.age_min - 1, f)
         for f in frames
         if f.action in ("recommend_against", "discourage")
-        and (general(f) or ended_routine(f))
+        and (general(f) or _ended_routine(f))
         and f.population.age_min is not None
         and f.population.age_max is None
     ]
 
 
-def _before_own_stop(stop: tuple[int, Frame], against: list[tuple[int, Frame]]) -> tuple[int, Frame]:
+def _before_own_stop(age: int, against: list[tuple[int, Frame]]) -> int:
     """A band's upper end that is the first age its own document advises against is the year before it ("from your
     50th birthday until you turn 70" beside "once you reach 70, we advise stopping": to 69)."""
-    age, frame = stop
-    return (age - 1, frame) if any(a + 1 == age for a, _ in against) else stop
+    return age - 1 if any(a + 1 == age for a, _ in against) else age
 
 
-def ended_routine(frame: Frame) -> bool:
+def _ended_routine(frame: Frame) -> bool:
     """Routine screening's end, stated for the adequately screened ("after age 65, screening should stop for
     individuals with adequate negative prior screening"): the usual way a stop age is written where those who were
     not adequately screened go on."""
@@ -185,8 +186,8 @@ def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
     lo = p.age_min if p.age_min is not None else (
         (start_age(frames) or (0, None))[0] if frame.action in RECOMMEND_LIKE else 0)
     hi = p.age_max if p.age_max is not None else (_cap(frame, frames) or _stop_above(lo, frames) or 200)
-    if frame.action not in ("recommend_against", "discourage") and hi - 1 in (a for a, _ in _open_against(frames)):
-        hi -= 1  # "until you turn 70" beside "once you reach 70, we advise stopping" (:func:`_before_own_stop`)
+    if frame.action not in ("recommend_against", "discourage"):
+        hi = _before_own_stop(hi, _open_against(frames))  # "until you turn 70" beside "once you reach 70, stop"
     # a start age above the frame's own upper end belongs to another band ("aged 84 and under" beside "85 and over:
     # may be considered"): the band is open below
     return (lo if lo <= hi else 0), hi
