@@ -19,6 +19,9 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
 # pathway's stance on those people is in its other steps (:func:`conflicts._states_no_stance`)
 ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who)(?: check| criteria| screen)?\s*:"
               rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b"
+              # an order set's criteria, one per step: "Step 1 - Age: patient is 55 through 77 years old", "Step 2 -
+              # Smoking history: at least 30 pack-years, ..."
+              rf"|^\W*{_STEP}(?:age|age range|smoking history|smoking|tobacco history|risk factors?)\s*:"
               # "Who this pathway is for: adults aged 40 to 84 without established cardiovascular disease"
               r"|^\W*who (?:this|the) (?:pathway|programme|program|order set|protocol|service) is for\s*:")
 
@@ -29,9 +32,10 @@ NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w
            r"(?:from (?:age )?\d+ )?to (?:age )?\d+"
            r"|\bcan (?:still )?(?:stay|remain) in the (?:pathway|programme|program|screening)\b")
 
-# permission to stop ("can stop", "may be discontinued", "it is appropriate to stop", "no longer need"): a cue of
-# "discourage", and what turns a favourable grade into one (:func:`action`)
-MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end)\b|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
+# permission to stop ("can stop", "may exit screening", "may be discontinued", "it is appropriate to stop", "no longer
+# need"): a cue of "discourage", and what turns a favourable grade into one (:func:`action`)
+MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b"
+                r"|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
                 r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b"
                 r"|\bconsider (?:stopping|discontinuing|ceasing|ending)\b")
 
@@ -164,8 +168,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
         # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
-        # scan once every year", "covered tests are one FIT per 12-month period", "former smokers remain eligible"
-        r"|\boffers\b|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
+        # scan once every year", "we will offer you an appointment", "you will usually be offered a statin", "covered
+        # tests are one FIT per 12-month period", "former smokers remain eligible"
+        r"|\boffers\b|\b(?:will|'ll|’ll) (?:usually |normally |generally |then )?be offered\b"
+        r"|\b(?:we|they|the (?:programme|program|service|clinic)) (?:will|'ll|’ll) offer\b"
+        r"|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
         # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
         r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
         r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
@@ -214,7 +221,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
-        r"|\bhypertension (?:is|are) (?:diagnosed|present|defined|confirmed) (?:when|at|if|by|as)\b"
+        # ("hypertension is still diagnosed at a clinic blood pressure of 140/90 mm Hg or above")
+        r"|\bhypertension (?:is|are) (?:still |now |only )?(?:diagnosed|present|defined|confirmed) "
+        r"(?:when|at|if|by|as)\b"
         # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"
         r"|\b(?:threshold|cut-?off) (?:for|of) (?:\w+ ){0,3}(?:is|are) (?:now |still )?(?=\d|[<>≥≤])"
         # "a PSA of 3.0 ng/mL or higher is now the threshold for referral"

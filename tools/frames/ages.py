@@ -63,8 +63,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:beyond|past|after) (?:the )?age (?:of )?(\d{2,3})\b", "gt"),
     # "screening should stop at 60 for women whose last HPV test was negative": none after 60
     # ("Most men can stop having PSA tests at 75")
-    (r"\b(?:stop|end|cease|discontinue)\w* (?:having |getting |being )?(?:[\w-]+ ){0,2}?at (?:the )?(?:age )?(?:of )?"
-     r"(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
+    # ("women may exit screening at 70 years of age")
+    (r"\b(?:stop|end|cease|discontinue|exit)\w* (?:having |getting |being )?(?:[\w-]+ ){0,2}?at (?:the )?(?:age )?"
+     r"(?:of )?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\bbeyond (\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),  # "beyond 85, screening is not recommended"
     # "screening should stop after 65 for women whose ..." (not "after 10 years")
     (r"\bafter (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "gt"),
@@ -119,6 +120,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:until|till)\s+(?:you are|you're|they are|they're|he is|she is)\s+(?:aged?\s+)?(\d{2,3})\b"
      + _NOT_AGE_AFTER, "max"),
     (r"\b(?:when|once)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
+    # "you should have your first cervical screening test at 25", "your first smear test (cytology) is due at 21"
+    (r"\bfirst (?:[\w-]+ |\([^()]*\) ){0,5}?(?:is |are )?(?:due |offered |done )?at (?:the )?(?:age (?:of )?)?(\d{2})\b"
+     + _NOT_AGE_AFTER, "min"),
     # a table written as prose: "by age: 21-29, cytology ...; 30-65, co-testing ..." (a bare band opening a part), and
     # a gapped band with its own grade: "Adults aged 45 to 49 (grade B) and 50 to 75 (grade A) should ..."
     (r"(?:^\W*|\bby age:?\s*)(\d{2})\s*[-–]\s*(\d{2,3})(?=\s*,)", "range"),

@@ -200,6 +200,20 @@ def _stop_above(lo: int, frames: list[Frame]) -> int | None:
     return stop[0] if stop and isinstance(stop[0], int) and stop[0] >= lo else None
 
 
+def risk_group_starts(frames: list[Frame]) -> dict[str, tuple[int, Frame]]:
+    """The age at which one document starts screening (or the conversation about it) for each higher-risk group it
+    names (:data:`RISK_GROUP_CRITERIA`: "Black men ... may begin this conversation at 45"), keyed by the group."""
+    out: dict[str, tuple[int, Frame]] = {}
+    for f in frames:
+        p = f.population
+        if (f.action in RECOMMEND_LIKE or f.action == "individual_decision") and not p.conditions and (
+                p.age_min is not None):
+            for group in RISK_GROUP_CRITERIA.intersection(p.criteria):
+                if group not in out or p.age_min < out[group][0]:
+                    out[group] = (p.age_min, f)
+    return out
+
+
 def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
     """Eligibility criteria of a document's recommended frames, keyed ("pack-years" -> ">= 20")."""
     out: dict[str, tuple[str, Frame]] = {}

@@ -256,13 +256,16 @@ def _same_for_others(sentence: str) -> list[str] | None:
 def _stands_apart(parts: list[str]) -> bool:
     """Each part is a recommendation of its own: it states ages, refers to "the same age", states its own strength,
     names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used"), a subgroup
-    the other parts do not ("...; if you have had a total hysterectomy you won't need screening") or values the
-    other parts do not ("keep HbA1c at or below 48 mmol/mol; where ..., aim for 53 mmol/mol or below")."""
+    the other parts do not ("...; if you have had a total hysterectomy you won't need screening"), criteria the
+    other parts do not ("at least 30 pack-years and quit no more than 15 years ago; patients who quit more than 15
+    years ago do not meet criteria ...") or values the other parts do not ("keep HbA1c at or below 48 mmol/mol;
+    where ..., aim for 53 mmol/mol or below")."""
     intervention = lexicon.intervention(" ".join(parts))
     # (a test named in parentheses explains another: "co-testing (cytology plus hrHPV)")
     tests = [{t for *_, t in lexicon.tests(rules.unbracketed(p), intervention)} if intervention else set()
              for p in parts]
     groups = [set(lexicon.labels(lexicon.CONDITIONS, p)) for p in parts]
+    criteria = [set(lexicon.labels(lexicon.CRITERIA, p)) for p in parts]
     values = [{q.key() for qs in quantities(p) for q in qs} for p in parts]
 
     def own(found: list[set[str]], i: int) -> bool:
@@ -270,7 +273,7 @@ def _stands_apart(parts: list[str]) -> bool:
 
     return all(
         ages.age_spans(p) or SAME_AGES.search(p) or rules.strength(p) or own(tests, i) or own(groups, i)
-        or own(values, i)
+        or own(criteria, i) or own(values, i)
         for i, p in enumerate(parts)
     )
 

@@ -7,16 +7,16 @@ Frames of one document never conflict. Between versions of one organization (sam
 difference is a "change"; between organizations it is a "disagreement", and only current documents take part
 (a superseded version differs from other organizations by definition of being replaced).
 
-Facets: ``start_age`` and ``stop_age`` per document (:mod:`bands`), ``eligibility`` (a criterion both
-documents state with different values: pack-years 30 vs 20), ``action`` (different stances: for / conditional /
-against / uncertain; a conditional answer to insufficient evidence is not a conflict; between versions, also a
-test added to or dropped from an age band's options: :func:`_option_changes`), ``interval`` (both recommended,
-same test), ``threshold`` (same action and the same measured quantities) and ``target`` (both recommended). For
-target/threshold interventions an action is compared only between frames about the same (stated) numbers (a
-weaker "aim toward 120" is a target change, not an action change). All conflicts of one kind, facet and
+Facets: ``start_age`` (also per higher-risk group) and ``stop_age`` per document (:mod:`bands`), ``eligibility`` (a
+criterion both documents state with different values: pack-years 30 vs 20), ``action`` (different stances: for /
+conditional / against / uncertain; a conditional answer to insufficient evidence is not a conflict; between
+versions, also a test added to or dropped from an age band's options: :func:`_option_changes`), ``interval`` (both
+recommended, same test), ``threshold`` (same action and the same measured quantities) and ``target`` (both
+recommended). For target/threshold interventions an action is compared only between frames about the same (stated)
+numbers (a weaker "aim toward 120" is a target change, not an action change). All conflicts of one kind, facet and
 intervention (and organization, for changes) form one :class:`Disagreement` listing every document's value and
-naming the document pairs that conflict (``pairs``: a row can hold documents that differ from a third but not
-from each other).
+naming the document pairs that conflict (``pairs``: a row can hold documents that differ from a third but not from
+each other).
 """
 
 from __future__ import annotations
@@ -90,12 +90,27 @@ def comparable(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
     return _ages_meet(a, b, docs) and _risks_overlap(a, b)
 
 
+# people who quit smoking long ago, one subgroup whether a condition ("once a person has not smoked for 15 years") or
+# a criterion ("patients who quit more than 15 years ago do not meet criteria") names it; that a recommendation
+# includes them "regardless of how many years ago they quit" is its eligibility (the ``eligibility`` facet)
+_QUIT_LONG_AGO = "quit smoking long ago"
+
+
+def _group(f: Frame) -> frozenset[str]:
+    """The subgroup a frame is about: its conditions, with the time since quitting named as one subgroup."""
+    p = f.population
+    named = {c for c in p.conditions if not c.startswith("not smoked for")}
+    if len(named) < len(p.conditions) or any(c.startswith("years since quitting >") for c in p.criteria):
+        named.add(_QUIT_LONG_AGO)
+    return frozenset(named)
+
+
 def _same_group(a: Frame, b: Frame) -> bool:
-    """The same conditions; for two goals, conditions that name one subgroup in other words are enough ("older adults
-    with limited life expectancy or severe hypoglycemia" and "older adults who are frail, have limited life
-    expectancy, or have a history of severe hypoglycemia"); adequate prior screening, where routine screening ends,
-    only against a recommendation for everyone."""
-    ca, cb = set(a.population.conditions), set(b.population.conditions)
+    """The same subgroup (:func:`_group`); for two goals, conditions that name one subgroup in other words are enough
+    ("older adults with limited life expectancy or severe hypoglycemia" and "older adults who are frail, have limited
+    life expectancy, or have a history of severe hypoglycemia"); adequate prior screening, where routine screening
+    ends, only against a recommendation for everyone."""
+    ca, cb = _group(a), _group(b)
     if ca ^ cb == {"adequate prior screening"}:
         # the end of routine screening ("not after 65 in individuals with adequate negative prior screening") meets a
         # recommendation for everyone of those ages ("aged between 25 and 74, ... every five years")
@@ -130,7 +145,7 @@ def _refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
         and (g.population.age_min is not None or g.population.age_max is not None)
         and g.test == f.test
         and (g.population.risk or "average") == (p.risk or "average")
-        and sorted(g.population.conditions) == sorted(p.conditions)
+        and _group(g) == _group(f)
         and STANCE[g.action] != STANCE[f.action]
         and _risks_overlap(f, g)
         and _ages_meet(f, g, docs)
@@ -280,6 +295,7 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
                 "start_age_text": bands.start_age_text(start, fs),
                 "stop_age": bands.stop_age(fs),
                 "eligibility": bands.criteria_map(fs),
+                "risk_group_starts": bands.risk_group_starts(fs),
             }
     keys = sorted(summaries, key=lambda k: (k[1], k[0] or ""))
     for i, ka in enumerate(keys):
@@ -294,6 +310,11 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
                     if kind and va != vb:
                         ta, tb = (sa["start_age_text"], sb["start_age_text"]) if facet == "start_age" else (va, vb)
                         add(kind, facet, fa, str(ta), fb, str(tb))
+            for group in sorted(set(sa["risk_group_starts"]) & set(sb["risk_group_starts"])):
+                (va, fa), (vb, fb) = sa["risk_group_starts"][group], sb["risk_group_starts"][group]
+                kind = _kind(fa, fb, replaced_on)
+                if kind and va != vb:
+                    add(kind, "start_age", fa, f"{va} ({group})", fb, f"{vb} ({group})")
             for key in sorted(set(sa["eligibility"]) & set(sb["eligibility"])):
                 (va, fa), (vb, fb) = sa["eligibility"][key], sb["eligibility"][key]
                 kind = _kind(fa, fb, replaced_on)

@@ -53,6 +53,7 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
     flexible sigmoidoscopy every five years"), adjectives ("annual FIT") to the test right after, and an interval
     followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or with
     co-testing, or every 3 years with cytology")."""
+    text = _UNAVAILABLE.sub(" ", text)
     tests = lexicon.tests(text, intervention)
     ivs = intervals.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))
@@ -96,6 +97,10 @@ def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interv
     return [(test, intervals.span_interval([iv for *_, iv, _ in ivs]))]
 
 
+# a test named as unavailable is the one replaced: "If primary HPV testing is unavailable, order cervical cytology
+# every three years instead"
+_UNAVAILABLE = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(?:unavailable|not available|declined"
+                          r"|not possible|not feasible|contraindicated)\b[^,;]*", re.I)
 _ANY_TEST = re.compile(r"\b(?:regardless of|irrespective of|whatever|whichever) (?:which |the )?(?:screening )?"
                        r"(?:test|method|modality|option)", re.I)
 
@@ -125,8 +130,19 @@ def _risk(text: str) -> str | None:
     return None
 
 
+# a reason given for the recommendation says why, not for whom: "..., ask whether your medicines should be reduced,
+# because very low levels can cause dangerous hypos"
+_REASON = re.compile(r",?\s+because\b[^;]*", re.I)
+
+
+# an age after "no upper age limit" illustrates the open band, it does not start one: "There is no upper age limit: if
+# you are over 85, a statin may still lower your risk"
+_NO_UPPER_LIMIT_THEN = re.compile(r"\bno (?:fixed |set )?upper (?:age )?limit\b\s*[:;,]", re.I)
+
+
 def _population(text: str, context: FrameContext | None) -> Population:
-    lo, hi = ages.age_bounds(text)
+    lo, hi = ages.age_bounds(text) if not _NO_UPPER_LIMIT_THEN.search(text) else (None, None)
+    who = _REASON.sub("", text)
     female, male = bool(_FEMALE.search(text)), bool(_MALE.search(text))
     sex = "female" if female and not male else "male" if male and not female else None
     if sex is None and not (female and male) and context is not None:
@@ -136,8 +152,8 @@ def _population(text: str, context: FrameContext | None) -> Population:
         age_min=lo,
         age_max=hi,
         risk=_risk(text),
-        criteria=lexicon.labels(lexicon.CRITERIA, text),
-        conditions=lexicon.labels(lexicon.CONDITIONS, text),
+        criteria=lexicon.labels(lexicon.CRITERIA, who),
+        conditions=lexicon.labels(lexicon.CONDITIONS, who),
     )
 
 
@@ -265,6 +281,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             repeated = frames[-1].test if gapped and same_people and frames else None
             options = [(test or repeated, interval or (earlier.interval_months if earlier else None))
                        for test, interval in _test_options(added[0] if added else text, name)]
+            if any(q.name == "FIT haemoglobin" for q in thresholds):
+                # a FIT's cut-off is about the FIT, whatever test it leads to ("if your sample contains 80 micrograms
+                # of blood per gram or more, we will offer you ... a colonoscopy")
+                options = [("FIT", interval) for _, interval in options]
             first = len(frames)
             for (name, thresholds, targets), (test, interval) in product(quantity_sets, options):
                 for pop in pops:

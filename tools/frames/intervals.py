@@ -27,8 +27,10 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     # "a further kit is sent automatically two years after each normal result"
     (rf"\b(?:sent|invited|offered|repeated|recalled|rescreened)\s+(?:automatically\s+)?(?:again\s+)?{_NUM}\s+"
      r"(years?|months?)\s+(?:after|later)\b", None, "post"),
-    # "are recalled 3 years later", "retested after 5 years", "we will invite you again in five years"
-    (rf"\b(?:recalled|retested|rescreened|re-?invited|invite (?:you|them) again)\s+(?:after\s+|in\s+)?{_NUM}\s+"
+    # "are recalled 3 years later", "retested after 5 years", "we will invite you again in five years", "you will be
+    # invited again in five years"
+    (rf"\b(?:recalled|retested|rescreened|re-?invited|invite (?:you|them) again|invited again)\s+(?:after\s+|in\s+)?"
+     rf"{_NUM}\s+"
      r"(years?|months?)", None, "post"),
     # "the next screening test is due in five years"
     (rf"\bdue (?:again )?in\s+{_NUM}\s+(years?|months?)", None, "post"),

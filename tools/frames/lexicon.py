@@ -115,7 +115,8 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             r"\b(?:primary |high-risk |hr)?HPV(?: \((?:hr-?)?HPV\))?(?: DNA| primary)?"
             r"(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
             r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?HPV"
-            r"|\btests? that (?:checks?|looks?|screens?) for (?:high-risk )?HPV",
+            # "the test looks for human papillomavirus (HPV)"
+            r"|\btests? (?:that )?(?:checks?|looks?|screens?) for (?:high-risk )?(?:HPV|human papillomavirus)",
         ),
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
     ),
@@ -193,6 +194,10 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("dense breasts", r"\bdense breasts?"),
     ("negative mammogram", r"\bnegative (?:screening )?mammogram"),
     ("hysterectomy", r"\bhysterectomy"),
+    # "women living with HIV should be screened ... every 3 years from the age of 25", "if you have a weakened immune
+    # system"
+    ("immunocompromised", r"\bliving with HIV\b|\bHIV[- ](?:positive|infection)\b"
+     r"|\bimmuno-?(?:compromised|suppress\w*)\b|\b(?:weakened|weak|compromised) immune system\b|\borgan transplant\b"),
     ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"),
     (
         "adequate prior screening",
@@ -278,10 +283,13 @@ def tests(text: str, intervention: str) -> list[tuple[int, int, str]]:
 
 
 # what a criterion or condition is named after when its absence is stated: "patients aged 50 to 70 with ... no
-# first-degree relative with colorectal cancer", "without a family history", "has no history of CIN2+ or hysterectomy"
+# first-degree relative with colorectal cancer", "without a family history", "has no history of CIN2+ or hysterectomy",
+# "are not immunosuppressed"
 _ABSENT_BEFORE = re.compile(
     r"\b(?:no|without)(?: (?:personal |prior |known )?(?:history|record) of)?(?: an?| any| known)?"
-    r"(?:(?: [\w+-]+){1,3},?(?: or| nor))? $", re.I)
+    r"(?:(?: [\w+-]+){1,3},?(?: or| nor))? $"
+    # "people ... who have no symptoms and are not immunosuppressed"
+    r"|\b(?:is|are|was|were) not $", re.I)
 
 
 def labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:

@@ -1,5 +1,5 @@
-"""Thresholds and targets with units: blood pressure (mm Hg), percentages (A1C, 10-year risk, LDL-C reduction)
-and mg/dL values.
+"""Thresholds and targets with units: blood pressure (mm Hg), percentages (A1C, 10-year risk, LDL-C reduction),
+mg/dL values and a FIT's haemoglobin cut-off (µg/g).
 
 Conventions (the gold set follows them): a comparator comes from the words around the number ("under" <,
 "or higher/or more" >=, "begins at" >=, "toward" ~, "X to (under) Y" / "between X and Y" range); numbers drop
@@ -18,7 +18,7 @@ from clinrag.tools.frames.quantity_names import quantity_name
 from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
-_UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L|ng/mL)"
+_UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L|ng/mL|µg/g)"
 _PATTERNS: tuple[tuple[str, str], ...] = (
     # a band of readings: "grade 1 hypertension (140-159/90-99 mm Hg)", "between 130/85 and 139/89 mm Hg"
     (r"(\d{2,3})\s*[-–]\s*(\d{2,3})\s*/\s*(\d{2,3})\s*[-–]\s*(\d{2,3})\s*mm\s*Hg", "bp_band"),
@@ -72,6 +72,13 @@ def _word_value(word: str) -> str:
 # a risk written as a proportion: "your chance of a heart attack or stroke in the next ten years is 1 in 5 or higher"
 # (20%)
 _ONE_IN = re.compile(r"\b((?:risk|chance)\b[^.;%]{0,80}?)\b(\d+) in (\d+)(?= or (?:higher|more|greater|above)\b)", re.I)
+
+
+# a faecal immunochemical test's cut-off in words: "20 µg haemoglobin per gram of faeces", "80 micrograms of blood per
+# gram" (µg/g)
+_PER_GRAM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:µg|μg|ug|mcg|micrograms?)"
+                       r"(?:\s+of)?(?:\s+(?:haemoglobin|hemoglobin|Hb|blood))?"
+                       r"\s*(?:/|per)\s*(?:g|gram)\b(?:\s+of\s+(?:faeces|feces|stool|poo))?", re.I)
 
 
 def _spelled_percentages(text: str) -> str:
@@ -143,7 +150,7 @@ _SYSTOLIC_OR_DIASTOLIC = (
 
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
-    text = _spelled_percentages(text)
+    text = _PER_GRAM.sub(r"\1 µg/g", _spelled_percentages(text))
     for pattern, joined in _SYSTOLIC_OR_DIASTOLIC:
         text = pattern.sub(joined, text)
     taken: list[tuple[int, int]] = []

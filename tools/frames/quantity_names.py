@@ -1,5 +1,5 @@
 """What a threshold's or target's value measures (:func:`quantity_name`): A1C, a 10-year (or other horizon) risk,
-LDL-C or its reduction, PSA, or a blood pressure named by its category and its setting."""
+LDL-C or its reduction, PSA, a FIT's haemoglobin, or a blood pressure named by its category and its setting."""
 
 from __future__ import annotations
 
@@ -47,6 +47,8 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         return "percent"
     if unit == "ng/mL":  # "a PSA level of 4.0 ng/mL or higher"
         return "PSA" if "psa" in low else "ng/mL value"
+    if unit == "µg/g":  # "a FIT result of 20 µg haemoglobin per gram of faeces or more"
+        return "FIT haemoglobin"
     if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)
         return "A1C" if "a1c" in low else "mmol/mol value"
     if unit in ("mg/dL", "mmol/L"):
