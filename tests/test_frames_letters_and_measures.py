@@ -124,6 +124,6 @@ def test_prostate_leaflets_and_consensus_intervals_usual_practice_and_carriers()
     f = extract_frames("Carriers of a pathogenic BRCA2 variant should be offered screening from age 40.", doc_meta=psa)
     assert [x.population.criteria for x in f] == [["germline mutation"]]
     # a change narrative states the new values (the interval it lengthened from is not one of them); its
-    # "recommend" is not a stance (conflicts._states_no_stance)
+    # "recommend" is not a stance (pairing.states_no_stance)
     assert _bands("What's new: the starting age has been lowered from 55 to 50, and the recommended interval has been "
                   "lengthened from yearly to every two years.", psa) == [("recommend", 50, None, 24)]

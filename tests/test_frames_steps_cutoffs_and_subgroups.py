@@ -2,8 +2,8 @@
 programme "will offer", start ages of higher-risk groups, a reason clause that names no one, a first test's age, an
 invitation "again in five years", people living with HIV, a test named only as unavailable, permission to exit
 screening, a definition of hypertension that is "still" in force, and an age after "no upper age limit"
-(``tools/frames/action_cues.py``, ``ages.py``, ``bands.py``, ``clauses.py``, ``conflicts.py``, ``extract.py``,
-``intervals.py``, ``lexicon.py``, ``quantities.py``)."""
+(``tools/frames/action_cues.py``, ``ages.py``, ``bands.py``, ``clauses.py``, ``pairing.py``, ``conflicts.py``,
+``extract.py``, ``intervals.py``, ``lexicon.py``, ``quantities.py``)."""
 
 from __future__ import annotations
 

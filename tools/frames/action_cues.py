@@ -16,7 +16,7 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
 
 # a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
 # identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70"): a cue of "recommend"; the
-# pathway's stance on those people is in its other steps (:func:`conflicts._states_no_stance`)
+# pathway's stance on those people is in its other steps (:func:`pairing.states_no_stance`)
 ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who)(?: check| criteria| screen)?\s*:"
               rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b"
               # an order set's criteria, one per step: "Step 1 - Age: patient is 55 through 77 years old", "Step 2 -
@@ -26,7 +26,7 @@ ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to scree
               r"|^\W*who (?:this|the) (?:pathway|programme|program|order set|protocol|service) is for\s*:")
 
 # a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
-# pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`conflicts._states_no_stance`)
+# pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`pairing.states_no_stance`)
 NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w+ ){0,3}(?:begins?|starts?|stops?"
            r"|ends?)) (?:has been|was|is now) (?:lowered|raised|reduced|increased|extended|moved|changed) "
            r"(?:from (?:age )?\d+ )?to (?:age )?\d+"

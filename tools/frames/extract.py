@@ -2,11 +2,11 @@
 
 Pipeline for one sentence: drop non-recommendations (change narratives, scope/publication statements, grade
 definitions, findings: :func:`rules.is_recommendation_text`); divide it into its recommendations, enumerated
-populations and alternative conditions (:mod:`clauses`: "women 45 to 54 should ...; women 55 and older may ...",
-"in women younger than 21, in women over 65 ..., and in women who ...", "if they are over 65 ..., or if they have
-had a hysterectomy"); split enumerated tests with their own intervals ("cytology every 3 years, HPV testing every
-5 years"); then fill each frame from the rule layer. A part without an action cue yields nothing, except a gapped
-part, which takes the action of the part before it.
+populations and alternative conditions (:mod:`clauses`: "women 45 to 54 should ...; women 55 and older may ...", "in
+women younger than 21, in women over 65 ..., and in women who ...", "if they are over 65 ..., or if they have had a
+hysterectomy"); split enumerated tests with their own intervals (:mod:`examinations`: "cytology every 3 years, HPV
+testing every 5 years"); then fill each frame from the rule layer. A part without an action cue yields nothing,
+except a gapped part, which takes the action of the part before it.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from clinrag.tools.frames import ages, intervals, lexicon, rules
+from clinrag.tools.frames import ages, lexicon, rules
 from clinrag.tools.frames.clauses import SAME_AGES, clauses
+from clinrag.tools.frames.examinations import added_to, test_options
 from clinrag.tools.frames.populations import alternative_conditions, population_segments
 from clinrag.tools.frames.quantities import quantities
-from clinrag.tools.frames.schema import Frame, FrameContext, Interval, Population
+from clinrag.tools.frames.schema import Frame, FrameContext, Population
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
 # a later part about the previous part's examinations: "... every 1 to 2 years from age 40 until 75, and DBT may be
@@ -33,9 +34,6 @@ _SAME_EXAMINATIONS = re.compile(
 _DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
 _FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
 _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
-# "breast MRI every year in addition to annual mammography": the examination it adds to, with an interval of its
-# own, is a second recommendation for the same people
-_ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
 # a strength stated once for every part: "(grade D for both)", "(both qualified recommendations)", "(ESC/ESH, each
 # class I, level A)", "(qualified recommendations)", "(I statements)"
 _FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all|recommendations|statements)\b[^()]*)\)\W*$", re.I)
@@ -47,79 +45,10 @@ _RISK = (
 )
 
 
-def _test_options(text: str, intervention: str) -> list[tuple[str | None, Interval | None]]:
-    """(test, interval) per option. Enumerated tests are split only when at least two carry their own interval:
-    "every N" intervals belong to the test before them (and to tests joined to it by "or": "CT colonography or
-    flexible sigmoidoscopy every five years"), adjectives ("annual FIT") to the test right after, and an interval
-    followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or with
-    co-testing, or every 3 years with cytology")."""
-    text = _UNAVAILABLE.sub(" ", text)
-    tests = lexicon.tests(text, intervention)
-    ivs = intervals.interval_spans(text)
-    labels = list(dict.fromkeys(t[2] for t in tests))
-    each = len(ivs) == 1 and re.search(r"\beach(?:\s+(?:\w+ed|done|given|taken))?\s*$", text[: ivs[0][0]])
-    if len(labels) >= 2 and each:
-        # "CT colonography or sigmoidoscopy, each every 5 years", "..., each repeated every 5 years"
-        return [(label, ivs[0][2]) for label in labels]
-    if len(labels) >= 2 and len(ivs) >= 2:
-        owned: dict[str, list[Interval]] = {}
-        for k, (s, e, iv, where) in enumerate(ivs):
-            before = [t for t in tests if t[1] <= s]
-            after = [t for t in tests if t[0] >= e]
-            if re.match(r"\s+(?:with|using|by)\b", text[e:]) and after:
-                until = ivs[k + 1][0] if k + 1 < len(ivs) else len(text)
-                for t in [t for t in after if t[1] <= until] or after[:1]:
-                    owned.setdefault(t[2], []).append(iv)
-                continue
-            # "a FIT yearly, a stool DNA test every 3 years": an adjective's word right after its test, before a comma
-            # or "or", is that test's adverb
-            adverb = where == "pre" and before and not text[before[-1][1] : s].strip() and re.match(
-                r"\s*(?:[,;)]|or\b|and\b|$)", text[e:])
-            if where == "pre" and after and after[0][0] - e <= 25 and not adverb:
-                owner = after[0]
-            else:
-                owner = before[-1] if before else (after[0] if after else None)
-            if owner:
-                owned.setdefault(owner[2], []).append(iv)
-            # "CT colonography or flexible sigmoidoscopy every five years": tests joined by "or" share it
-            chain = before[:-1] if owner is not None and before and owner is before[-1] else []
-            joined = owner
-            for t in reversed(chain):  # (a test with an interval of its own, "annual FIT or ...", keeps it)
-                if joined is None or t[2] in owned or not re.fullmatch(r"\s*(?:,|or|and|,\s*or)\s*",
-                                                                        text[t[1] : joined[0]]):
-                    break
-                owned.setdefault(t[2], []).append(iv)
-                joined = t
-        if len(owned) >= 2:
-            return [(label, intervals.span_interval(owned[label])) for label in labels if label in owned]
-    # one interval for every test ("... once every 36 months, regardless of which test is used") names none of them
-    test = None if _ANY_TEST.search(text) else (labels[0] if labels else None)
-    return [(test, intervals.span_interval([iv for *_, iv, _ in ivs]))]
-
-
-# a test named as unavailable is the one replaced: "If primary HPV testing is unavailable, order cervical cytology
-# every three years instead"
-_UNAVAILABLE = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(?:unavailable|not available|declined"
-                          r"|not possible|not feasible|contraindicated)\b[^,;]*", re.I)
-_ANY_TEST = re.compile(r"\b(?:regardless of|irrespective of|whatever|whichever) (?:which |the )?(?:screening )?"
-                       r"(?:test|method|modality|option)", re.I)
-
-
 def _strength_for_every_part(sentence: str) -> str | None:
     """The strength a closing parenthetical states for every part (:data:`_FOR_EVERY_PART`), or None."""
     every = _FOR_EVERY_PART.search(sentence)
     return rules.strength(every.group(0)) if every else None
-
-
-def _added_to(text: str, intervention: str) -> tuple[str, str, Interval] | None:
-    """(the text without the phrase, the intervention added to, its interval) when supplemental imaging is
-    recommended "in addition to" an examination with an interval of its own; None otherwise."""
-    if intervention != lexicon.SUPPLEMENTAL or not (m := _ADDED_TO.search(text)):
-        return None
-    other, spans = lexicon.intervention(m.group(0)), intervals.interval_spans(m.group(0))
-    if other in (None, intervention) or not spans:
-        return None
-    return f"{text[: m.start()]} {text[m.end() :]}", other, intervals.span_interval([iv for *_, iv, _ in spans])
 
 
 def _risk(text: str) -> str | None:
@@ -275,12 +204,12 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             if name == "blood-pressure target" and bp_thresholds:
                 others = [q for q in thresholds if q.unit != "mm Hg"]
                 quantity_sets = [("blood-pressure threshold", others + bp_thresholds, []), (name, others, targets)]
-            added = _added_to(text, name)
+            added = added_to(text, name)
             # a gapped part ("... HPV testing every 3 years for women aged 25 to 49 and every 5 years for women aged
             # 50 to 64") names no test of its own: it repeats the previous part's
             repeated = frames[-1].test if gapped and same_people and frames else None
             options = [(test or repeated, interval or (earlier.interval_months if earlier else None))
-                       for test, interval in _test_options(added[0] if added else text, name)]
+                       for test, interval in test_options(added[0] if added else text, name)]
             if any(q.name == "FIT haemoglobin" for q in thresholds):
                 # a FIT's cut-off is about the FIT, whatever test it leads to ("if your sample contains 80 micrograms
                 # of blood per gram or more, we will offer you ... a colonoscopy")

@@ -39,7 +39,7 @@ def _one_tier(f: Frame) -> bool:
 def _same_test(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str) -> bool:
     """The same test, or between organizations a schedule from a document that names no test of the intervention at
     all (a letter's "we will write to you again in three years") beside one that names it: the only schedule that
-    document has (between versions, :func:`conflicts._sole_test_changes` compares such schedules)."""
+    document has (between versions, :func:`versions.sole_test_changes` compares such schedules)."""
     if a.test == b.test:
         return True
     return kind == "disagreement" and any(
