@@ -30,8 +30,7 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     # "are recalled 3 years later", "retested after 5 years", "we will invite you again in five years", "you will be
     # invited again in five years"
     (rf"\b(?:recalled|retested|rescreened|re-?invited|invite (?:you|them) again|invited again)\s+(?:after\s+|in\s+)?"
-     rf"{_NUM}\s+"
-     r"(years?|months?)", None, "post"),
+     rf"{_NUM}\s+(years?|months?)", None, "post"),
     # "the next screening test is due in five years"
     (rf"\bdue (?:again )?in\s+{_NUM}\s+(years?|months?)", None, "post"),
     # "the screening interval should be five years", "a recall interval of 3 years"
