@@ -154,7 +154,8 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
 
 
 def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[str, str] | None = None) -> None:
-    """start_age, stop_age and eligibility, compared between the per-document summaries."""
+    """start_age (also per higher-risk group), stop_age and eligibility, compared between the per-document
+    summaries."""
     summaries: dict[tuple, dict[str, Any]] = {}
     for (doc_id, intervention), fs in docs.items():
         if not intervention.endswith(_SCREENING_FACETS_SKIP):
@@ -179,15 +180,13 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
                     if kind and va != vb:
                         ta, tb = (sa["start_age_text"], sb["start_age_text"]) if facet == "start_age" else (va, vb)
                         add(kind, facet, fa, str(ta), fb, str(tb))
-            for group in sorted(set(sa["risk_group_starts"]) & set(sb["risk_group_starts"])):
-                (va, fa), (vb, fb) = sa["risk_group_starts"][group], sb["risk_group_starts"][group]
-                kind = pair_kind(fa, fb, replaced_on)
-                if kind and va != vb:
-                    add(kind, "start_age", fa, f"{va} ({group})", fb, f"{vb} ({group})")
-            for key in sorted(set(sa["eligibility"]) & set(sb["eligibility"])):
-                (va, fa), (vb, fb) = sa["eligibility"][key], sb["eligibility"][key]
-                kind = pair_kind(fa, fb, replaced_on)
-                if kind and va != vb:
-                    add(kind, "eligibility", fa, f"{key} {va}", fb, f"{key} {vb}")
+            # the keyed summaries: a start age per higher-risk group, a value per eligibility criterion
+            for field, facet, text in (("risk_group_starts", "start_age", "{value} ({key})"),
+                                       ("eligibility", "eligibility", "{key} {value}")):
+                for key in sorted(set(sa[field]) & set(sb[field])):
+                    (va, fa), (vb, fb) = sa[field][key], sb[field][key]
+                    kind = pair_kind(fa, fb, replaced_on)
+                    if kind and va != vb:
+                        add(kind, facet, fa, text.format(key=key, value=va), fb, text.format(key=key, value=vb))
 
 
