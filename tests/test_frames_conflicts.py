@@ -217,8 +217,12 @@ def test_a_new_sole_test_with_another_interval_is_an_interval_change():
                                      "HPV testing every 5 years (Grade A).")
     other = {**new, "doc_id": "m", "org": "M"}
     assert ("interval", ("n-2015", "n-2022")) in _facets(old, new)
-    # between organizations, tests are compared test by test
-    assert not {f for f in _facets(old, other) if f[0] == "interval"}
+    # between organizations that each schedule one test, the schedules differ too
+    assert ("interval", ("m", "n-2015")) in _facets(old, other)
+    # between organizations one of which lists several tests, tests are compared test by test
+    listing = _doc("l", "L", topic, "Women aged 21 to 65 years should be screened with cervical cytology every 3 "
+                                    "years; from 30, co-testing every 5 years is an alternative (Grade A).")
+    assert not {f for f in _facets(listing, other) if f[0] == "interval"}
 
 
 def test_a_risk_threshold_written_before_its_measure():

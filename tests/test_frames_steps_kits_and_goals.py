@@ -56,10 +56,14 @@ def test_one_interval_for_every_test_names_no_test_and_a_letter_schedule_meets_a
                                               "birthday. If your result is normal, we will write to you again in "
                                               "three years' time, and we keep inviting you every three years.")
     assert ("interval", ("ag-cx", "bc-cx")) in _facets(guideline, letter)
-    # a document that names tests compares its schedules test by test
+    # documents that name several tests compare their schedules test by test ("cytology every 3 years" beside
+    # co-testing agrees with "cytology every 3 years"; one that schedules a single other test is compared as a whole:
+    # :func:`schedules.sole_test_schedules`)
     cytology = _doc("cy-cx", CERVICAL["topic"], "Screen people with a cervix aged 25 to 65 years with cytology every "
-                                                "3 years.")
-    assert ("interval", ("ag-cx", "cy-cx")) not in _facets(guideline, cytology)
+                                                "3 years; co-testing every 5 years is an alternative from 30.")
+    both = _doc("bo-cx", CERVICAL["topic"], "People aged 25 to 65 should have cytology every 3 years or co-testing "
+                                            "every 5 years.")
+    assert ("interval", ("bo-cx", "cy-cx")) not in _facets(both, cytology)
 
 
 @pytest.mark.parametrize("one_tier, both_tiers", [

@@ -15,9 +15,11 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
                  r"(?:(?:for|in|among|if|when|once|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
 # a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
-# identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70"): a cue of "recommend"; the
+# identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70", "Pathway entry: adults aged 40 to
+# 84 without cardiovascular disease"): a cue of "recommend"; the
 # pathway's stance on those people is in its other steps (:func:`pairing.states_no_stance`)
-ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who)(?: check| criteria| screen)?\s*:"
+ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who|inclusion"
+              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\s*:"
               rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b"
               # an order set's criteria, one per step: "Step 1 - Age: patient is 55 through 77 years old", "Step 2 -
               # Smoking history: at least 30 pack-years, ..."
@@ -80,7 +82,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # (not a drug to avoid beside a goal: "aim for an HbA1c below 8.5% and, where possible, avoid glucose-lowering
         # drugs that cause hypoglycaemia")
         r"|\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)|\brefrain\w* from\b"
-        r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened)\b"
+        r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened|offered)\b"
         # an inverse quality measure counts overuse: "percentage of men 70 years and older who were screened
         # unnecessarily for prostate cancer"
         r"|\b(?:screened|tested|imaged|treated) (?:unnecessarily|inappropriately)\b"
@@ -186,6 +188,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"(?:test(?:ing)? )?(?:kit|invitation)s?\b"
         # a pathway's entry step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
         rf"|{ENTRY_STEP}"
+        # a pathway's result step, a level and what to do at it: "PSA 3.0 ng/mL or above → repeat within 6-8 weeks"
+        r"|(?:→|->)\s*(?:\w+ ){0,2}?(?:repeat|refer|order|recall|arrange|book)\b"
         # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible
         # patients are those aged 50 to 74"
         r"|\b(?:first|last) (?:routine )?(?:invitation|kit|test kit|letter) "

@@ -18,7 +18,8 @@ _DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "
                  "eighties": 80}
 _DECADES = "(" + "|".join(_DECADE_WORDS) + ")"
 _DECADES_NC = "(?:" + "|".join(_DECADE_WORDS) + ")"
-_NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|\.\d|pack|years? (?:since|ago)))"  # a BP value, a percent, pack-years...
+_NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|µg|mcg|micrograms?\b|ng\b|mmol|\.\d|pack|years? (?:since|ago)))"  # a BP value, a
+# percent, a FIT or PSA level, pack-years...
 
 
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
@@ -45,7 +46,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # "the age at which screening begins has been raised from 21 to 25 years"
     (r"\bage at which (?:\w+ ){0,3}(?:begins?|starts?) (?:\w+ ){0,4}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b",
      "min"),
-    (r"\bfrom (?:the )?(?:age (?:of )?)?(\d{2}) (?:through|to|until|up to) (?:the )?(?:age (?:of )?)?(\d{2,3})",
+    (r"\bfrom (?:the )?(?:age (?:of )?)?(\d{2}) (?:through|to|until|up to(?: and including)?) (?:the )?"
+     r"(?:age (?:of )?)?(\d{2,3})",
      "range"),
     (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
     (r"\bbetween (\d{2}) and (\d{2,3}) years\b", "range"),
@@ -77,15 +79,17 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
      r"birthday", "range_before"),
     # birthdays: "before the 21st birthday", "from her 50th birthday up to her 71st birthday" (50-70)
     (r"\b(?:before|up to|until|till) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) birthday", "lt"),
-    (r"\b(?:from|after|on|at) (?:the |their |your |her |his |a |the (?:patient|person)'s )?(\d{2,3})(?:st|nd|rd|th) "
-     r"birthday", "min"),
+    # ("past your 70th birthday")
+    (r"\b(?:from|after|past|on|at) (?:the |their |your |her |his |a |the (?:patient|person)'s )?(\d{2,3})"
+     r"(?:st|nd|rd|th) birthday", "min"),
     (r"\bbefore (\d{2,3})\b(?!\s*(?:years?|months?|weeks?|days?)\b)" + _NOT_AGE_AFTER, "lt"),  # "not ... before 25"
     (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
     (r"\bfrom (\d{2}) years(?: of age| old)?\b", "min"),  # "men from 45 years of age who have ..."
     (r"\b(\d{2})-?\s*(?:to|-|–)\s*(\d{2,3})-year-olds?\b", "range"),  # "40- to 70-year-olds"
     (r"\b(?:younger than|under(?: the age of)?|before age|below age|prior to(?: the)? age(?: of)?)\s+(?:age\s+)?"
      r"(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
-    (r"\b(?:through|until|till|up to|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b", "max"),
+    (r"\b(?:through|until|till|up to(?: and including)?|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b",
+     "max"),
     # "no later than age 50", "begin no later than your 45th birthday" (not "no later than 12 months")
     (r"\bno later than (?:age |the |their |your |her |his )?(\d{2,3})"
      r"(?:(?:st|nd|rd|th) birthday\b|\b(?!\s*(?:years?|months?|weeks?|days?)\b))", "min"),
@@ -120,6 +124,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:until|till)\s+(?:you are|you're|they are|they're|he is|she is)\s+(?:aged?\s+)?(\d{2,3})\b"
      + _NOT_AGE_AFTER, "max"),
     (r"\b(?:when|once)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
+    # "you can stop after you turn 65" (older than 65, as "after age 65")
+    (r"\bafter\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "gt"),
     # "you should have your first cervical screening test at 25", "your first smear test (cytology) is due at 21"
     (r"\bfirst (?:[\w-]+ |\([^()]*\) ){0,5}?(?:is |are )?(?:due |offered |done )?at (?:the )?(?:age (?:of )?)?(\d{2})\b"
      + _NOT_AGE_AFTER, "min"),
@@ -196,17 +202,21 @@ def age_bounds(text: str) -> tuple[int | None, int | None]:
 
 
 _ALTERNATIVE = re.compile(
-    r"(?:\s*years?(?: of age| old)?)?\s*,?\s*or\s+(?:(?:in|for)\s+)?(?:(?:men|women|adults|people|those)\s+)?"
-    r"(?:aged?\s+)?", re.I
+    r"(?:\s*years?(?: of age| old)?)?\s*,?\s*(or|and)\s+(?:(?:in|for)\s+)?(?:(?:men|women|adults|people|persons"
+    r"|those)\s+)?(?:aged?\s+)?", re.I
 )
 
 
 def age_alternatives(text: str) -> list[tuple[int | None, int | None]] | None:
-    """Two age bands that do not meet, joined by "or" ("men younger than 55 or aged 70 and over"): two populations
-    (:func:`age_bounds` would intersect them); None otherwise."""
+    """Two age bands that do not meet, joined by "or" ("men younger than 55 or aged 70 and over"), or by "and" with
+    a gap between them ("adults younger than 50 and adults 70 years or older": no one is both, so "and" lists two
+    groups; "50 to 59 and 60 to 69" meet and stay one band): two populations (:func:`age_bounds` would intersect
+    them); None otherwise."""
     spans = age_spans(text)
     if len(spans) != 2:
         return None
     (_, e1, lo1, hi1), (s2, _, lo2, hi2) = spans
-    apart = (hi1 is not None and lo2 is not None and hi1 < lo2) or (hi2 is not None and lo1 is not None and hi2 < lo1)
-    return [(lo1, hi1), (lo2, hi2)] if apart and _ALTERNATIVE.fullmatch(_digits(text)[e1:s2]) else None
+    gap = max((lo2 - hi1) if hi1 is not None and lo2 is not None else 0,
+              (lo1 - hi2) if hi2 is not None and lo1 is not None else 0)
+    joint = _ALTERNATIVE.fullmatch(_digits(text)[e1:s2])
+    return [(lo1, hi1), (lo2, hi2)] if joint and gap > (1 if joint.group(1).lower() == "and" else 0) else None

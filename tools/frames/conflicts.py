@@ -27,6 +27,7 @@ from typing import Any
 from clinrag.tools.frames import bands
 from clinrag.tools.frames.pairing import (
     actions_disagree,
+    beside_main_goal,
     comparable,
     era,
     org_key,
@@ -34,10 +35,10 @@ from clinrag.tools.frames.pairing import (
     refined,
     states_no_stance,
 )
-from clinrag.tools.frames.schedules import schedules_differ
+from clinrag.tools.frames.schedules import schedules_differ, sole_test_schedules
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame
 from clinrag.tools.frames.value_comparison import targets_differ, thresholds_differ
-from clinrag.tools.frames.versions import option_changes, sole_test_changes
+from clinrag.tools.frames.versions import option_changes
 
 _SCREENING_FACETS_SKIP = ("target", "threshold")  # start/stop ages are not meaningful for BP/A1C targets
 
@@ -79,7 +80,8 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     # recommendations
     if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and thresholds_differ(a.thresholds, b.thresholds):
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
-    if both_rec and targets_differ(a.targets, b.targets):
+    if both_rec and not (beside_main_goal(a, b, docs) or beside_main_goal(b, a, docs)) and targets_differ(
+            a.targets, b.targets):
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out
 
@@ -134,7 +136,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
                     add(kind, facet, a, va, b, vb)
     _document_facets(docs, add, replaced_on)
     option_changes(docs, add)
-    sole_test_changes(docs, add)
+    sole_test_schedules(docs, add)
     out = []
     for key, entries in groups.items():
         kind, facet, intervention, _ = key

@@ -142,7 +142,8 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?|\b(\d+) or more pack[- ]years?"),
     (
         "years since quitting <= {}",
-        r"\b(?:quit|stopped|gave up|given up)(?: smoking)? (?:within|no more than|in) (?:the )?"
+        # "quit within the past 15 years", "current smoking or cessation within the past 15 years"
+        r"\b(?:quit|stopped|gave up|given up|cessation)(?: smoking)? (?:within|no more than|in) (?:the )?"
         r"(?:past |last |previous )?(\d+) years",
     ),
     # stop once someone "has not smoked for more than 15 years" / "has gone 15 years without smoking"
@@ -150,7 +151,8 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      r"\bnot smoked (?:for )?more than (\d+) years|\bquit (?:smoking )?more than (\d+) years"),
     ("years since quitting >= {}", r"\b(?:gone|been|spent) (\d+) (?:or more )?years without smoking"),
     ("years since quitting: any",
-     r"\bno matter how long ago|\bwhatever the time since\b|\bhowever long ago\b"
+     r"\b(?:no matter|(?:it )?(?:does not|doesn't) matter) how long ago|\bwhatever the time since\b"
+     r"|\bhowever long ago\b"
      r"|\b(?:time|years) since quitting (?:is|are) not an? (?:exclusion|criterion|barrier)\b"
      r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\bnot be used to exclude"
      r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"

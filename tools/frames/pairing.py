@@ -130,6 +130,9 @@ def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
         and STANCE[g.action] != STANCE[f.action]
         and risks_overlap(f, g)
         and ages_meet(f, g, docs)
+        # a statement for a band of 10-year risk ("if the 10-year risk is below 10%, do not routinely prescribe") is
+        # specific already: a statement with ages but no risk band does not refine it
+        and (_risk_range(f) is None or _risk_range(g) is not None)
         for g in docs[(f.doc_id, f.intervention)]
     )
 
@@ -152,3 +155,16 @@ def risks_overlap(a: Frame, b: Frame) -> bool:
     """Whether two frames' 10-year-risk ranges meet (a frame that states none covers every risk)."""
     ra, rb = _risk_range(a), _risk_range(b)
     return not (ra and rb and max(ra[0], rb[0]) > min(ra[1], rb[1]))
+
+
+def beside_main_goal(f: Frame, other: Frame, docs: dict[Any, list[Frame]]) -> bool:
+    """A goal a document only suggests beside the goal it recommends for the same people ("A lower goal, such as
+    <6.5%, may be acceptable if it can be achieved safely" after "An A1C goal of <7.0% ... is appropriate"): an option
+    for some, so it is compared with another document's suggested goals, not with its recommended one. A suggested
+    goal for an age band of its own ("In patients aged 80 years and older, a systolic target of 140 to 150 mm Hg is
+    acceptable") is that band's goal, and is compared."""
+    ages = (f.population.age_min, f.population.age_max)
+    return bool(f.targets) and f.action == "suggest_or_consider" and other.action == "recommend" and any(
+        g.action == "recommend" and g.targets and _group(g) == _group(f)
+        and (g.population.age_min, g.population.age_max) == ages
+        for g in docs[(f.doc_id, f.intervention)])

@@ -45,10 +45,22 @@ _GAPPED_AGE = re.compile(
     rf"(?P<rest>.*)$", re.I)
 
 
+# a higher-risk group's own start beside the general band: "men aged 50 to 69, or from age 45 for Black men and men
+# whose father or brother was diagnosed with prostate cancer, are offered ..."
+_GROUP_START = re.compile(
+    r"^(?P<pre>.*?)(?P<band>\b(?:aged?|ages)\s+\d{2}\s*(?:to|-|–|through)\s*\d{2,3})\s*,\s*or\s+"
+    r"(?P<alt>(?:from|at) (?:the )?(?:age (?:of )?)?\d{2} (?:for|in|among) [^,]+?),?"
+    r"(?P<rest>\s+(?:are|is|should|may|can|will|must)\b.*)$", re.I)
+
+
 def population_segments(text: str) -> list[str]:
     """One text per enumerated population ("in women younger than 21, in women over 65 ..., and in women who ...",
     or two subjects with criteria of their own before the verb, or a second subject that repeats the first one's
-    verb with an age of its own); the shared prefix and suffix go with each."""
+    verb with an age of its own, or a higher-risk group's own start after the general band); the shared prefix and
+    suffix go with each."""
+    if (m := _GROUP_START.match(text)) and (lexicon.labels(lexicon.CRITERIA, m["alt"])
+                                            or lexicon.labels(lexicon.CONDITIONS, m["alt"])):
+        return [f"{m['pre']}{m['band']}{m['rest']}", f"{m['pre']}{m['alt']}{m['rest']}"]
     if m := _GAPPED_AGE.match(text):
         return [f"{m['pre']}{m['h1']}{m['verb']} {m['age1']}{m['rest']}", f"{m['pre']}{m['h2']}{m['verb']} {m['age2']}"
                 f"{m['rest']}"]

@@ -105,12 +105,17 @@ _NOT_A_RECOMMENDATION = re.compile(
     # ("This 2024 edition replaces the Council's 2015 position, which recommended against ...")
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\breplaces\b|\bsupersedes\b"
     # ("screening is no longer offered to people aged 21 to 24" says what is offered now)
-    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?|sends?|posts?|mails?|invites?|offered|covered)\b"
+    # ("aspirin is no longer recommended for people without diabetes" is the stance now)
+    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|needs?|sends?|posts?|mails?|invites?|offered|covered"
+    r"|recommended|advised)\b"
     # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
     r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b"
     # ("a stand-alone cytology result no longer satisfies the numerator": what a measure counts now)
     r"| (?:satisf(?:y|ies)|meets?|counts? towards?)\b)"
     r"|\bhad (?:previously |formerly |earlier )?been\b"
+    # what an earlier edition said: "The previous edition had allowed aspirin to be considered in any adult ..."
+    r"|^\W*(?:the|our|its|their|in the|in our|in its) (?:previous|prior|earlier|former|last) (?:edition|version"
+    r"|update|guideline|statement|recommendation|policy)s?\b"
     r"|\bmoved (?:the|from)\b"
     # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
     r"|\b(?:has|have|had|was|were) (?:\w+ )?(?:been )?(?:withdrawn|rescinded|retired|revoked)\b"

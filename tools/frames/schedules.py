@@ -1,13 +1,16 @@
 """How two frames' schedules are compared (the ``interval`` facet): each frame's interval widened to the span of
-its document's intervals for the same test and people; the same test, or a document that names none; and a schedule
-for one tier of a tiered one matched with a schedule that names both tiers."""
+its document's intervals for the same test and people; the same test, or a document that names none; a schedule
+for one tier of a tiered one matched with a schedule that names both tiers; and the schedules of two documents that
+each schedule one test, a different one (:func:`sole_test_schedules`)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from clinrag.tools.frames import bands
 from clinrag.tools.frames.intervals import span_interval
+from clinrag.tools.frames.pairing import ages_meet, pair_kind
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame, Interval
 
 
@@ -39,7 +42,7 @@ def _one_tier(f: Frame) -> bool:
 def _same_test(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str) -> bool:
     """The same test, or between organizations a schedule from a document that names no test of the intervention at
     all (a letter's "we will write to you again in three years") beside one that names it: the only schedule that
-    document has (between versions, :func:`versions.sole_test_changes` compares such schedules)."""
+    document has (between versions, :func:`sole_test_schedules` compares such schedules)."""
     if a.test == b.test:
         return True
     return kind == "disagreement" and any(
@@ -55,3 +58,34 @@ def _schedule(f: Frame, docs: dict[Any, list[Frame]]) -> Interval | None:
     same = [g.interval_months for g in docs.get((f.doc_id, f.intervention), [f])
             if g.interval_months and g.action in _SCHEDULED and g.test == f.test and g.population == f.population]
     return span_interval(same or [f.interval_months])
+
+
+def sole_test_schedules(docs: dict[Any, list[Frame]], add: Any) -> None:
+    """Where one document schedules a single test that the other does not schedule, a different interval for the same
+    ages: between versions of one organization an ``interval`` change ("cytology every 3 years" in 2015, "primary
+    hrHPV testing every 5 years" in 2022; "cytology every 3 years at 21-29, co-testing every 5 years at 30-65" in
+    2019, "primary hrHPV testing every 5 years" from 25 in 2024; a letter's "you will be invited every three years",
+    which names no test, against "we now invite everyone aged 25 to 64 every five years" for HPV testing): the
+    organization's screening schedule changed. Between organizations, only where each schedules one named test ("a
+    Pap test every three years" against "primary hrHPV testing every 5 years"): how often each screens the same
+    people differs; a document that lists several tests is compared test by test. Documents that share a test are
+    compared test by test (:func:`schedules_differ`)."""
+    timed: dict[tuple, list[Frame]] = {}
+    for key, fs in docs.items():
+        if found := [f for f in fs if f.interval_months and f.action in RECOMMEND_LIKE and bands.general(f)]:
+            timed[key] = found
+    for (doc_a, intervention), fa in timed.items():
+        for (doc_b, other), fb in timed.items():
+            tests_a, tests_b = {f.test for f in fa}, {f.test for f in fb}
+            kind = pair_kind(fa[0], fb[0]) if other == intervention and doc_a < doc_b else None
+            both_one_named = len(tests_a) == len(tests_b) == 1 and None not in tests_a | tests_b
+            if (not kind or tests_a & tests_b or min(len(tests_a), len(tests_b)) != 1
+                    or (kind == "disagreement" and not both_one_named)):
+                continue
+            for a in fa:
+                for b in fb:
+                    if ages_meet(a, b, docs) and a.interval_months != b.interval_months:
+                        old, new = sorted((a, b), key=lambda f: (f.issued or "", f.doc_id or ""))
+                        add(kind, "interval",
+                            old, f"{old.interval_months.text()} months ({old.test or 'test not named'})",
+                            new, f"{new.interval_months.text()} months ({new.test or 'test not named'})")

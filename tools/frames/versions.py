@@ -1,5 +1,5 @@
-"""Conflicts only between versions of one organization: a test added to or dropped from an age band's options, and
-the schedule of a sole test that changed (``action`` and ``interval`` changes)."""
+"""Conflicts only between versions of one organization: a test added to or dropped from an age band's options (an
+``action`` change)."""
 
 from __future__ import annotations
 
@@ -36,29 +36,3 @@ def option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
                         f, f"{f.action}: {f.test} (ages {lo}-{hi})",
                         listed[0], f"{f.test} not among its recommended tests for ages {lo}-{hi} ({tests})",
                     )
-
-
-def sole_test_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
-    """Between versions of one organization where one recommends a single test that the other does not schedule, a
-    different interval for the same ages is an ``interval`` change ("cytology every 3 years" in 2015, "primary hrHPV
-    testing every 5 years" in 2022; "cytology every 3 years at 21-29, co-testing every 5 years at 30-65" in 2019,
-    "primary hrHPV testing every 5 years" from 25 in 2024; a letter's "you will be invited every three years", which
-    names no test, against "we now invite everyone aged 25 to 64 every five years" for HPV testing): the
-    organization's screening schedule changed. Versions that share a test are compared test by test."""
-    timed: dict[tuple, list[Frame]] = {}
-    for key, fs in docs.items():
-        if found := [f for f in fs if f.interval_months and f.action in RECOMMEND_LIKE and bands.general(f)]:
-            timed[key] = found
-    for (doc_a, intervention), fa in timed.items():
-        for (doc_b, other), fb in timed.items():
-            tests_a, tests_b = {f.test for f in fa}, {f.test for f in fb}
-            if (other != intervention or doc_a >= doc_b or pair_kind(fa[0], fb[0]) != "change" or tests_a & tests_b
-                    or min(len(tests_a), len(tests_b)) != 1):
-                continue
-            for a in fa:
-                for b in fb:
-                    if ages_meet(a, b, docs) and a.interval_months != b.interval_months:
-                        old, new = sorted((a, b), key=lambda f: (f.issued or "", f.doc_id or ""))
-                        add("change", "interval",
-                            old, f"{old.interval_months.text()} months ({old.test or 'test not named'})",
-                            new, f"{new.interval_months.text()} months ({new.test or 'test not named'})")
