@@ -77,7 +77,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "Once you reach 70, we advise that you stop having PSA tests"
         r"|\badvis\w* that (?:you|they|he|she|patients|men|women|people) (?:should )?(?:stop|discontinue)\b"
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
-        r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?)\b"
+        r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?|(?:be )?invited)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         # (not a drug to avoid beside a goal: "aim for an HbA1c below 8.5% and, where possible, avoid glucose-lowering
         # drugs that cause hypoglycaemia")
@@ -139,7 +139,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
         # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
         # at 24-month intervals while he ... still wants screening"
-        r"|\bwho opt (?:in|for)\b|\bstill wants? (?:screening|to be (?:screened|tested))\b"
+        r"|\bwho opts? (?:in|for)\b|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) opts? "
+        r"(?:in|for)\b|\bstill wants? (?:screening|to be (?:screened|tested))\b"
         # "you can choose to start yearly mammograms at 40 if you wish"
         r"|\bif (?:you|she|he|they) (?:so )?(?:wish|wishes)\b"
         # "this is your choice to make with your doctor"
@@ -174,10 +175,15 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # tests are one FIT per 12-month period", "former smokers remain eligible"
         r"|\boffers\b|\b(?:will|'ll|’ll) (?:usually |normally |generally |then )?be offered\b"
         r"|\b(?:we|they|the (?:programme|program|service|clinic)) (?:will|'ll|’ll) offer\b"
+        r"|\b(?:doctor|GP|nurse|clinician|practice|team) (?:will|'ll|’ll) (?:usually |normally |generally |then )?"
+        r"offer\b"
         r"|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
         # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
         r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
         r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
+        # a leaflet's who it is for: "The test is meant only for men who can expect to live at least another ten years"
+        r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
+        r"|individuals|those|anyone|members)\b"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
         # a programme's kit: "the programme sends a home test kit ... to everyone aged 50 to 74", "you will receive a
@@ -194,7 +200,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # patients are those aged 50 to 74"
         r"|\b(?:first|last) (?:routine )?(?:invitation|kit|test kit|letter) "
         r"(?:comes|is (?:sent|posted|mailed)|arrives)\b"
-        r"|\b(?:you are|you're) invited\b"
+        r"|\b(?:you are|you're) (?:being |now )?invited\b|\breceives? (?:their|your|her|his|an?) first invitation\b"
         # "every three years, eligible individuals are invited for cytology" (not "are invited only if"), "we will
         # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
         # with a cervix aged 25 to 69"
@@ -212,6 +218,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # control): ...")
         r"|^\W*(?:denominator|numerator|eligible population)(?:\s*\([^()]{0,40}\))?\s*:"
         r"|^\W*numerator (?:compliance )?(?:is met|requires)\b"
+        # a quality indicator's count of good control: "Indicator DM-3 records the percentage of patients ... whose most
+        # recent HbA1c ... is 58 mmol/mol (7.5%) or less"
+        r"|\b(?:indicator|measure)\b[^.;]{0,30}\b(?:records|counts|reports|is) (?:the )?(?:percentage|proportion|share)"
+        r" of\b"
         r"|\b(?:remain|are|is|become) eligible\b"
         # "after a negative HPV test, the next screening test is due in five years"
         r"|\b(?:is|are) (?:then )?due (?:again )?(?:in|every)\b"

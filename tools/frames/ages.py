@@ -75,8 +75,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bfirst (?:\w+ ){0,2}invitation (?:\w+ ){0,3}before (?:the |your |her |his |their )?(\d{2,3})(?:st|nd|rd|th) "
      r"birthday", "min"),
     # "From 45 until your 55th birthday" (45-54)
-    (r"\bfrom (?:age )?(\d{2}) (?:until|till|up to|to) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) "
-     r"birthday", "range_before"),
+    (r"\b(?:from|aged?) (?:age )?(\d{2}) (?:until|till|up to|to) (?:the |their |your |her |his |a )?(\d{2,3})"
+     r"(?:st|nd|rd|th) birthday", "range_before"),
     # birthdays: "before the 21st birthday", "from her 50th birthday up to her 71st birthday" (50-70)
     (r"\b(?:before|up to|until|till) (?:the |their |your |her |his |a )?(\d{2,3})(?:st|nd|rd|th) birthday", "lt"),
     # ("past your 70th birthday")
@@ -145,7 +145,8 @@ _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$|\b(?:had|has|develop
 _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)
 # a trend among an age group is a finding: "early-onset disease, which has increased by about 2% per year among
 # adults younger than 50"
-_TREND_BEFORE = re.compile(r"\b(?:increased|risen|rose|fallen|fell|decreased|declined|doubled|grown)\b[^.;]{0,60}"
+_TREND_BEFORE = re.compile(r"\b(?:increased|risen|rose|rising|increasing|fallen|fell|falling|decreased|declined"
+                           r"|declining|doubled|grown|growing)\b[^.;]{0,60}"
                            r"\bamong (?:\w+ ){0,2}$", re.I)
 # ... and a trend written after its age group: "because incidence among adults aged 45 to 49 rose by roughly 2%"
 _TREND_AFTER = re.compile(r"\s*(?:years?(?: of age| old)?\s+)?(?:has |have )?(?:increased|risen|rose|fallen|fell"

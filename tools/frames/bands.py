@@ -128,6 +128,12 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     # shared decision-making") stops where that band ends, as it starts where the band starts (:func:`start_age`)
     decided = [(f.population.age_max, f) for f in frames
                if f.action == "individual_decision" and general(f) and f.population.age_max is not None]
+    # a decision stated without ages is about the document's own population (a decision aid "for men aged 55 to
+    # 69"), as in :func:`start_age`
+    decided = decided or [(f.scope.age_max, f) for f in frames
+                          if f.action == "individual_decision" and general(f) and f.scope
+                          and f.population.age_min is None and f.population.age_max is None
+                          and f.scope.age_max is not None]
     if decided:
         age, frame = max(decided, key=lambda t: t[0])
         return _before_own_stop(age, against), frame

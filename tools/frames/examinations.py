@@ -67,7 +67,12 @@ def test_options(text: str, intervention: str) -> list[tuple[str | None, Interva
 # a test named as unavailable is the one replaced: "If primary HPV testing is unavailable, order cervical cytology
 # every three years instead"
 _UNAVAILABLE = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(?:unavailable|not available|declined"
-                          r"|not possible|not feasible|contraindicated)\b[^,;]*", re.I)
+                          r"|not possible|not feasible|contraindicated)\b[^,;]*"
+                          # the test another one replaces: "primary testing for hrHPV in place of cytology-based
+                          # screening" (up to the test's name: "in place of conventional digital mammography for
+                          # annual screening" keeps its interval)
+                          r"|\b(?:in place of|instead of|replacing)\s+(?:[\w()-]+\s+){0,3}?[\w()-]*?(?:tests?|testing"
+                          r"|cytology|smears?|mammography|mammograms?|colonoscopy|FIT|sigmoidoscopy)\b", re.I)
 
 
 _ANY_TEST = re.compile(r"\b(?:regardless of|irrespective of|whatever|whichever) (?:which |the )?(?:screening )?"

@@ -107,14 +107,17 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             r"|\b(?:high-risk |hr)?HPV(?: test(?:ing)?)? (?:in combination|combined|together) with (?:cervical )?"
             r"cytology(?: \(co-?testing\))?"
             r"|\b(?:cervical )?(?:cytology|Pap(?: test(?:ing)?)?) (?:and|plus|with) (?:high-risk |hr-?)?HPV"
-            r" co-?test(?:ing|s)?",
+            r" co-?test(?:ing|s)?"
+            # "an HPV test and a Pap test together", "a Pap test and an HPV test at the same visit"
+            r"|\b(?:an? )?(?:hr)?HPV test (?:and|plus) (?:a )?Pap test (?:together|at the same (?:time|visit))"
+            r"|\b(?:an? )?Pap test (?:and|plus) (?:an? )?(?:hr)?HPV test (?:together|at the same (?:time|visit))",
         ),
         (
             "hrHPV testing",
             # ("high-risk HPV (hrHPV) testing": the abbreviation restated in parentheses)
             r"\b(?:primary |high-risk |hr)?HPV(?: \((?:hr-?)?HPV\))?(?: DNA| primary)?"
             r"(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
-            r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?HPV"
+            r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?(?:HPV|human papillomavirus)"
             # "the test looks for human papillomavirus (HPV)"
             r"|\btests? (?:that )?(?:checks?|looks?|screens?) for (?:high-risk )?(?:HPV|human papillomavirus)",
         ),
@@ -138,6 +141,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
 
 # Eligibility criteria: qualifiers on who is eligible, compared across documents as the "eligibility" facet.
 # A label with "{}" takes the first captured number. "key op value" / "key: value" lets conflicts compare keys.
+_N = rf"\d+|{'|'.join(NUMBER_WORDS)}"  # a number in digits or in words ("at least another ten years")
 CRITERIA: tuple[tuple[str, str], ...] = (
     ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?|\b(\d+) or more pack[- ]years?"),
     (
@@ -161,12 +165,12 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         "smoking status: current or former",
         r"\bcurrently smoke|\bcurrent smok|\bformerly smoked|\bformer smok|\bstill smoke",
     ),
-    ("life expectancy <= {} years", r"\blife expectancy (?:is|of) (\d+) years or (?:less|fewer)"),
-    ("life expectancy > {} years", r"\blife expectancy of more than (\d+) years"),
+    ("life expectancy <= {} years", rf"\blife expectancy (?:is|of) ({_N}) years or (?:less|fewer)"),
+    ("life expectancy > {} years", rf"\blife expectancy of more than ({_N}) years"),
     (
         "life expectancy >= {} years",
-        r"\blife expectancy (?:is |of )?(?:at least )?(\d+) years or (?:longer|more)|"
-        r"\blife expectancy (?:of|is) at least (\d+) years|\blive at least (?:another )?(\d+) (?:more )?years",
+        rf"\blife expectancy (?:is |of )?(?:at least )?({_N}) years or (?:longer|more)|"
+        rf"\blife expectancy (?:of|is) at least ({_N}) years|\blive at least (?:another )?({_N}) (?:more )?years",
     ),
     ("one or more CVD risk factors", r"\bone or more (?:cardiovascular )?risk factors"),
     ("not at increased bleeding risk",
@@ -289,18 +293,18 @@ def tests(text: str, intervention: str) -> list[tuple[int, int, str]]:
 # "are not immunosuppressed"
 _ABSENT_BEFORE = re.compile(
     r"\b(?:no|without)(?: (?:personal |prior |known )?(?:history|record) of)?(?: an?| any| known)?"
-    r"(?:(?: [\w+-]+){1,3},?(?: or| nor))? $"
+    r"(?:(?: [\w+-]+){1,3},?(?: or| nor)(?: [\w+-]+)?)? $"
     # "people ... who have no symptoms and are not immunosuppressed"
     r"|\b(?:is|are|was|were) not $", re.I)
 
 
 def labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
     """The labels of a table (:data:`CRITERIA`, :data:`CONDITIONS`) that ``text`` names, in table order, unless named
-    only as absent (:data:`_ABSENT_BEFORE`); a label with "{}" takes the first captured number."""
+    only as absent (:data:`_ABSENT_BEFORE`); a label with "{}" takes the first captured number (in digits)."""
     out = []
     for label, pattern in table:
         m = next((m for m in re.finditer(pattern, text, re.I) if not _ABSENT_BEFORE.search(text[: m.start()])), None)
         if m:
             num = next((g for g in m.groups() if g), None) if m.groups() else None
-            out.append(label.format(num) if "{}" in label else label)
+            out.append(label.format(number(num)) if "{}" in label else label)
     return list(dict.fromkeys(out))

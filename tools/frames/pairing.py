@@ -137,15 +137,19 @@ def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     )
 
 
-_NO_STANCE = re.compile(f"{ENTRY_STEP}|{NEW_AGE}", re.I)
+# a referral on a result ("Step 4 - Refer to urology if the PSA is 3.0 ng/mL or higher, or if the digital rectal
+# examination is abnormal") says what to do at a result, not whether to screen
+_REFERRAL = r"^\W*(?:step \w+\W{1,3})?(?:[\w ()-]{1,30}:\s*)?refer\b"
+_NO_STANCE = re.compile(f"{ENTRY_STEP}|{NEW_AGE}|{_REFERRAL}", re.I)
 
 
 def states_no_stance(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
-    """A pathway's entry step ("Step 1, identify: men aged 55 to 69 ...") or a change note's new age ("the starting
-    age has been lowered from 55 to 50") in a document that states another stance for the intervention elsewhere
-    ("Step 2, discuss: PSA screening is an individual decision"): it says who the document is for, and its stance is
-    that of its other statements, so its "recommend" is not compared on action (an age it excludes, "screening is no
-    longer offered to people aged 21 to 24", still is)."""
+    """A pathway's entry step ("Step 1, identify: men aged 55 to 69 ..."), a change note's new age ("the starting
+    age has been lowered from 55 to 50") or a referral on a result ("Refer to urology if ...") in a document that
+    states another stance for the intervention elsewhere ("Step 2, discuss: PSA screening is an individual
+    decision"): it says who the document is for or what to do at a result, and the document's stance is that of its
+    other statements, so its "recommend" is not compared on action (an age it excludes, "screening is no longer
+    offered to people aged 21 to 24", still is)."""
     return f.action == "recommend" and bool(_NO_STANCE.search(f.sentence or "")) and any(
         g.sentence != f.sentence and STANCE[g.action] not in ("for", "against")
         for g in docs[(f.doc_id, f.intervention)])

@@ -41,6 +41,9 @@ _TARGET_CUE = re.compile(
     r"|(?!lower |reduce )(?:\w+ )?blood pressure|systolic|LDL)\b"
     # a quality measure's control: "whose most recent blood pressure was adequately controlled (<140/90 mm Hg)"
     r"|\badequately controlled\b|^\W*numerator\b"
+    # ("the percentage of patients ... whose most recent HbA1c in the preceding 12 months is 58 mmol/mol or less")
+    r"|\b(?:percentage|proportion|share) of\b[^.;]{0,120}\bwhose (?:most recent |last |latest )?"
+    r"(?:HbA1c|A1C|blood pressure|BP|LDL)"
     r"|\bto (?:reach|achieve|attain)\b|\bachiev\w*|\battain\w*"
     r"|\b(?:lower|lowered|reduce|reduced|kept|maintained) (?:first |further |then )?(?:to|below|under)\b"
     # "to bring systolic pressure below 150 mm Hg", "lowering office blood pressure to below 130/80"

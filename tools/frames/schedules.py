@@ -61,31 +61,55 @@ def _schedule(f: Frame, docs: dict[Any, list[Frame]]) -> Interval | None:
 
 
 def sole_test_schedules(docs: dict[Any, list[Frame]], add: Any) -> None:
-    """Where one document schedules a single test that the other does not schedule, a different interval for the same
-    ages: between versions of one organization an ``interval`` change ("cytology every 3 years" in 2015, "primary
-    hrHPV testing every 5 years" in 2022; "cytology every 3 years at 21-29, co-testing every 5 years at 30-65" in
-    2019, "primary hrHPV testing every 5 years" from 25 in 2024; a letter's "you will be invited every three years",
-    which names no test, against "we now invite everyone aged 25 to 64 every five years" for HPV testing): the
-    organization's screening schedule changed. Between organizations, only where each schedules one named test ("a
-    Pap test every three years" against "primary hrHPV testing every 5 years"): how often each screens the same
-    people differs; a document that lists several tests is compared test by test. Documents that share a test are
-    compared test by test (:func:`schedules_differ`)."""
+    """Schedules of different tests for the same ages. Between versions of one organization where one schedules a
+    single test that the other does not schedule, a different interval is an ``interval`` change ("cytology every 3
+    years" in 2015, "primary hrHPV testing every 5 years" in 2022; "cytology every 3 years at 21-29, co-testing every
+    5 years at 30-65" in 2019, "primary hrHPV testing every 5 years" from 25 in 2024; a letter's "you will be invited
+    every three years", which names no test, against "we now invite everyone aged 25 to 64 every five years" for HPV
+    testing): the organization's screening schedule changed. Between organizations, where each schedules one named
+    test, a different one, for the ages both cover ("a Pap test every three years" from 21 until 30 against "primary
+    hrHPV testing every 5 years" from 25; :func:`_sole_test_over_shared_ages`): how often each screens those people
+    differs. Where either offers several tests for those ages, schedules are compared test by test
+    (:func:`schedules_differ`)."""
     timed: dict[tuple, list[Frame]] = {}
     for key, fs in docs.items():
         if found := [f for f in fs if f.interval_months and f.action in RECOMMEND_LIKE and bands.general(f)]:
             timed[key] = found
     for (doc_a, intervention), fa in timed.items():
         for (doc_b, other), fb in timed.items():
-            tests_a, tests_b = {f.test for f in fa}, {f.test for f in fb}
             kind = pair_kind(fa[0], fb[0]) if other == intervention and doc_a < doc_b else None
-            both_one_named = len(tests_a) == len(tests_b) == 1 and None not in tests_a | tests_b
-            if (not kind or tests_a & tests_b or min(len(tests_a), len(tests_b)) != 1
-                    or (kind == "disagreement" and not both_one_named)):
+            if kind == "change":
+                tests_a, tests_b = {f.test for f in fa}, {f.test for f in fb}
+                if tests_a & tests_b or min(len(tests_a), len(tests_b)) != 1:
+                    continue
+                pairs = [(a, b) for a in fa for b in fb if ages_meet(a, b, docs)]
+            elif kind == "disagreement":
+                pairs = [(a, b) for a in fa for b in fb if a.test and b.test and a.test != b.test
+                         and _sole_test_over_shared_ages(a, b, fa, fb, docs)]
+            else:
                 continue
-            for a in fa:
-                for b in fb:
-                    if ages_meet(a, b, docs) and a.interval_months != b.interval_months:
-                        old, new = sorted((a, b), key=lambda f: (f.issued or "", f.doc_id or ""))
-                        add(kind, "interval",
-                            old, f"{old.interval_months.text()} months ({old.test or 'test not named'})",
-                            new, f"{new.interval_months.text()} months ({new.test or 'test not named'})")
+            for a, b in pairs:
+                if a.interval_months != b.interval_months:
+                    old, new = sorted((a, b), key=lambda f: (f.issued or "", f.doc_id or ""))
+                    add(kind, "interval",
+                        old, f"{old.interval_months.text()} months ({old.test or 'test not named'})",
+                        new, f"{new.interval_months.text()} months ({new.test or 'test not named'})")
+
+
+def _sole_test_over_shared_ages(a: Frame, b: Frame, fa: list[Frame], fb: list[Frame],
+                                docs: dict[Any, list[Frame]]) -> bool:
+    """Whether the ages both frames' bands cover are scheduled with ``a``'s test alone in ``a``'s document and with
+    ``b``'s alone in ``b``'s. Another test's band that touches those ages in one boundary year only does not count
+    ("a Pap test every 3 years until you turn 30" beside "from 30 to 65, an HPV test every 5 years": 21-30 and 30-65
+    as read)."""
+    (alo, ahi), (blo, bhi) = (bands.band(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
+    lo, hi = max(alo, blo), min(ahi, bhi)
+    if lo > hi:
+        return False
+
+    def covers(g: Frame) -> bool:
+        glo, ghi = bands.band(g, docs[(g.doc_id, g.intervention)])
+        olo, ohi = max(glo, lo), min(ghi, hi)
+        return olo <= ohi and (ohi > olo or (olo, ohi) == (lo, hi))
+
+    return not any(g.test != f.test and covers(g) for f, fs in ((a, fa), (b, fb)) for g in fs)
