@@ -149,7 +149,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bdecision (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) (?:doctor|clinician"
         r"|provider|GP|health care provider)"
         r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
-        r"(?:whether\b|(?:the )?(?:possible )?benefits and harms)|\bbefore deciding whether\b",
+        r"(?:whether\b|(?:the )?(?:possible )?benefits and harms)|\bbefore deciding whether\b"
+        # "we suggest you talk with your doctor about starting yearly mammograms at 40"
+        r"|\b(?:suggest|advise|encourage)\w* (?:that )?(?:you|they|patients|women|men) (?:talk|speak)\w* (?:with|to) "
+        r"(?:\w+ )?(?:doctor|clinician|provider|GP|nurse)s? about (?:starting|beginning|having|whether)\b",
     ),
     (
         "suggest_or_consider",
@@ -222,6 +225,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # recent HbA1c ... is 58 mmol/mol (7.5%) or less"
         r"|\b(?:indicator|measure)\b[^.;]{0,30}\b(?:records|counts|reports|is) (?:the )?(?:percentage|proportion|share)"
         r" of\b"
+        # "Description: the percentage of members 45 to 75 years of age who had appropriate screening for colorectal
+        # cancer"
+        r"|^\W*description\s*:\s*(?:the )?(?:percentage|proportion) of\b"
         r"|\b(?:remain|are|is|become) eligible\b"
         # "after a negative HPV test, the next screening test is due in five years"
         r"|\b(?:is|are) (?:then )?due (?:again )?(?:in|every)\b"
@@ -230,6 +236,13 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"(?:strateg(?:y|ies)|options?|tests?|modalit(?:y|ies)|methods?)\b"
         # (not how a consensus panel decided: "with agreement defined as at least 80% of votes")
         r"|\b(?:sets?|set) (?:a|an)\b[^.]*\b(?:target|goal)|\baim (?:for|is)\b|\bprefer\w*"
+        # a leaflet's goal and its definition: "If you are 80 or older, below 150/90 is a good goal", "You have high
+        # blood pressure if your reading at the clinic is 140/90 or higher"
+        r"|\b(?:is|are) (?:a |the )?(?:good|sensible|reasonable|usual|right) (?:goal|target|aim)\b"
+        r"|\b(?:you|they|he|she) (?:have|has) high blood pressure (?:if|when)\b"
+        # "A PSA level of 4 ng/mL or higher is usually treated as raised"
+        r"|\b(?:is|are) (?:usually |generally |normally )?(?:treated|regarded|considered|counted) as (?:raised|abnormal"
+        r"|high|elevated|positive)\b"
         r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
         r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)? is\b"
         r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"

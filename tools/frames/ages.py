@@ -86,7 +86,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bfrom (?:age )?(\d{2}) (?:onwards?|on|and up)\b", "min"),  # "from 55 onward"
     (r"\bfrom (\d{2}) years(?: of age| old)?\b", "min"),  # "men from 45 years of age who have ..."
     (r"\b(\d{2})-?\s*(?:to|-|–)\s*(\d{2,3})-year-olds?\b", "range"),  # "40- to 70-year-olds"
-    (r"\b(?:younger than|under(?: the age of)?|before age|below age|prior to(?: the)? age(?: of)?)\s+(?:age\s+)?"
+    (r"\b(?:younger than|under(?: the age of)?|before(?: the)? age(?: of)?|below age|prior to(?: the)? age(?: of)?)\s+"
+     r"(?:age\s+)?"
      r"(\d{2,3})\b" + _NOT_AGE_AFTER, "lt"),
     (r"\b(?:through|until|till|up to(?: and including)?|to)\s+(?:at least\s+)?(?:the\s+)?age (?:of\s+)?(\d{2,3})\b",
      "max"),

@@ -165,13 +165,19 @@ def _grades_joined(parts: list[str]) -> list[str]:
 def _gapped(sentence: str) -> list[str] | None:
     """A first recommendation and a gapped second one without a verb of its own, other ages and an interval or a
     value of its own ("... every 3 years, and between 50 and 64 every 5 years", "aim for below 140/90 mmHg, and for
-    those aged 80 and over, below 150/90 mmHg"); None when the sentence has no such part."""
+    those aged 80 and over, below 150/90 mmHg"), or other people named by a criterion or condition with a value of
+    their own ("... at 140/90 mm Hg or above in every adult, and from 130/80 mm Hg in those at high cardiovascular
+    risk"); None when the sentence has no such part."""
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
-        if rules.action(left) and not rules.action(rules.unbracketed(right)) and ages.age_spans(left) and (
-            ages.age_spans(right) and (intervals.interval_spans(right) or any(quantities(right))
-                                       or lexicon.labels(lexicon.CRITERIA, right))
-        ):
+        # ("Drug therapy should be started at 140/90 mm Hg or above in every adult, and from 130/80 mm Hg in those at
+        # high cardiovascular risk": other people, set by a criterion, with a value of their own)
+        own_people = any(quantities(left)) and any(quantities(right)) and (
+            set(lexicon.labels(lexicon.CRITERIA, right)) - set(lexicon.labels(lexicon.CRITERIA, left))
+            or set(lexicon.labels(lexicon.CONDITIONS, right)) - set(lexicon.labels(lexicon.CONDITIONS, left)))
+        own_ages = ages.age_spans(left) and ages.age_spans(right) and (
+            intervals.interval_spans(right) or any(quantities(right)) or lexicon.labels(lexicon.CRITERIA, right))
+        if rules.action(left) and not rules.action(rules.unbracketed(right)) and (own_people or own_ages):
             # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)"
             return [_with_trailing_strength(left, right), right]
     return None
@@ -278,14 +284,21 @@ def _stands_apart(parts: list[str]) -> bool:
     )
 
 
+def _values(text: str) -> set:
+    return {q.key() for qs in quantities(text) for q in qs}
+
+
 def _own_people(sentence: str) -> list[str] | None:
-    """Two recommendations joined by ", and", each with its own ages and another action, that a parse can miss when
-    the first is long ("For members aged 76 to 85, screening is covered only when the record documents an
-    individualized, shared decision-making discussion of the member's expected benefits and risks, and screening of
-    members older than 85 is considered not medically necessary"); None otherwise."""
+    """Two recommendations joined by ", and", each with another action and its own ages, or the second with ages and
+    a value of its own, that a parse can miss when the first is long ("For members aged 76 to 85, screening is
+    covered only when the record documents an individualized, shared decision-making discussion of the member's
+    expected benefits and risks, and screening of members older than 85 is considered not medically necessary", "the
+    panel recommends a blood-pressure goal of less than 130/80 mm Hg, and for those aged 80 years or older a goal
+    below 140/90 mm Hg is reasonable"); None otherwise."""
     for m in re.finditer(r",\s+(?=and\s)", sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
         acts = rules.action(left), rules.action(rules.unbracketed(right))
-        if None not in acts and acts[0] != acts[1] and ages.age_spans(left) and ages.age_spans(right):
+        if None not in acts and acts[0] != acts[1] and ages.age_spans(right) and (
+                ages.age_spans(left) or _values(left) and _values(right) and _values(left) != _values(right)):
             return [left, right]
     return None

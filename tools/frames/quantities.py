@@ -52,6 +52,8 @@ _TARGET_CUE = re.compile(
     # "systolic pressure should be brought to 120 to 129 mm Hg", "bring systolic pressure into the 120-129 band",
     # "treated until their pressure is below 130/80"
     r"|\bbr(?:ing|ought)\w* (?:\w+ ){0,3}(?:to|into) (?:the )?\d|\btreat\w* until\b"
+    # "Titrate every four weeks until the office blood pressure is below 130/80 mm Hg"
+    r"|\b(?:titrat|up-?titrat|intensif)\w*\b[^.;]{0,40}\buntil\b"
     # "lowering SBP to a range of 130-139", "lowered into a range of 130 to 139", "brought into the range of"
     r"|\b(?:lower|reduc|bring|brought)\w* (?:\w+ ){0,3}(?:to|into) (?:a range of|the range of|between|within)\b"
     # "keep your A1C in the range of 7% to 8%", "maintained within 7-8%"
