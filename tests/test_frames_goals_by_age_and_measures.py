@@ -81,3 +81,18 @@ def test_a_psa_level_treated_as_raised_is_a_threshold():
                                        "will then talk with you about an MRI scan.")
     guideline = _doc("jv-psa", PSA["topic"], "A PSA of 3.0 ng/mL or above should prompt repeat testing.")
     assert ("threshold", ("dm-psa", "jv-psa")) in _facets(aid, guideline)
+
+
+def test_a_suggested_lower_goal_is_compared_between_versions_not_between_organizations():
+    """Between organizations a goal suggested beside the recommended one is an option for some; a new edition that
+    encourages a lower goal has changed."""
+    old = _doc("ah-bp-2017", BP["topic"], "The 2017 guideline sets a treatment target under 130/80 mm Hg for most "
+                                          "adults with hypertension.", org="AH", superseded_by="ah-bp-2025",
+               status="superseded", issued="2017-11-13")
+    new = _doc("ah-bp-2025", BP["topic"], "The 2025 guideline sets a treatment target under 130/80 mm Hg for most "
+                                          "adults. The 2025 guideline encourages aiming for a lower systolic pressure, "
+                                          "toward 120 mm Hg, where it is tolerated.", org="AH", issued="2025-08-14")
+    assert ("target", ("ah-bp-2017", "ah-bp-2025")) in _facets(old, new)
+    other = {**new, "doc_id": "es-bp", "org": "ES"}
+    assert ("target", ("ah-bp-2017", "es-bp")) not in _facets({**old, "status": "current", "superseded_by": None},
+                                                               other)

@@ -80,7 +80,7 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     # recommendations
     if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and thresholds_differ(a.thresholds, b.thresholds):
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
-    if both_rec and not (goal_set_aside(a, b, docs) or goal_set_aside(b, a, docs)) and targets_differ(
+    if both_rec and not (goal_set_aside(a, b, docs, kind) or goal_set_aside(b, a, docs, kind)) and targets_differ(
             a.targets, b.targets):
         out["target"] = (_qtext(a.targets), _qtext(b.targets))
     return out

@@ -161,14 +161,16 @@ def risks_overlap(a: Frame, b: Frame) -> bool:
     return not (ra and rb and max(ra[0], rb[0]) > min(ra[1], rb[1]))
 
 
-def goal_set_aside(f: Frame, other: Frame, docs: dict[Any, list[Frame]]) -> bool:
+def goal_set_aside(f: Frame, other: Frame, docs: dict[Any, list[Frame]], kind: str = "disagreement") -> bool:
     """Whether ``f``'s goal gives way to another goal of its own document when compared with ``other``:
 
-    - a goal the document only suggests beside the goal it recommends for the same people ("A lower goal, such as
-      <6.5%, may be acceptable if it can be achieved safely" after "An A1C goal of <7.0% ... is appropriate"): an
-      option for some, compared with another document's suggested goals, not with its recommended one (a suggested
-      goal for an age band of its own, "In patients aged 80 years and older, a systolic target of 140 to 150 mm Hg
-      is acceptable", is that band's goal, and is compared);
+    - between organizations, a goal the document only suggests beside the goal it recommends for the same people ("A
+      lower goal, such as <6.5%, may be acceptable if it can be achieved safely" after "An A1C goal of <7.0% ... is
+      appropriate"): an option for some, compared with another document's suggested goals, not with its recommended
+      one (a suggested goal for an age band of its own, "In patients aged 80 years and older, a systolic target of
+      140 to 150 mm Hg is acceptable", is that band's goal, and is compared). Between versions of one organization
+      such a goal is compared: a lower goal a new edition encourages ("aiming for a lower systolic pressure, toward
+      120 mm Hg") is a change;
     - a goal stated without ages where the document states another for the ages of ``other`` ("less than 130/80 mm
       Hg for most adults" beside "below 140/90 mm Hg for those aged 80 years or older", against another document's
       goal at 80 or older): the document's goal for those ages is the one compared."""
@@ -176,8 +178,8 @@ def goal_set_aside(f: Frame, other: Frame, docs: dict[Any, list[Frame]]) -> bool
         return g.population.age_min, g.population.age_max
 
     own = [g for g in docs[(f.doc_id, f.intervention)] if g is not f and g.targets and _group(g) == _group(f)]
-    suggested_beside = f.action == "suggest_or_consider" and other.action == "recommend" and any(
-        g.action == "recommend" and stated(g) == stated(f) for g in own)
+    suggested_beside = (kind == "disagreement" and f.action == "suggest_or_consider" and other.action == "recommend"
+                        and any(g.action == "recommend" and stated(g) == stated(f) for g in own))
     general_beside_banded = stated(f) == (None, None) and stated(other) != (None, None) and any(
         stated(g) != (None, None) and ages_meet(g, other, docs) for g in own)
     return bool(f.targets) and (suggested_beside or general_beside_banded)
