@@ -87,7 +87,7 @@ def clauses(sentence: str) -> list[str]:
         # "recommends an A1C goal below 7% ..., and suggests that a less stringent goal, such as under 8%, ...":
         # each verb its own value, two goals or a new action (a threshold and a goal with one action stay one clause,
         # whose strength both frames share)
-        values = [{q.key() for qs in side for q in qs} for side in found]
+        values = [_value_keys(side) for side in found]
         kinds = [tuple(bool(qs) for qs in side) for side in found]  # (thresholds?, targets?)
         if rules.action(left) == rules.action(rules.unbracketed(own_words)) and kinds[0] != kinds[1]:
             values = [set(), set()]
@@ -284,8 +284,9 @@ def _stands_apart(parts: list[str]) -> bool:
     )
 
 
-def _values(text: str) -> set:
-    return {q.key() for qs in quantities(text) for q in qs}
+def _value_keys(found: tuple[list, list]) -> set:
+    """The thresholds and targets of one text (``quantities``' pair of lists) as comparable keys."""
+    return {q.key() for qs in found for q in qs}
 
 
 def _own_people(sentence: str) -> list[str] | None:
@@ -298,7 +299,9 @@ def _own_people(sentence: str) -> list[str] | None:
     for m in re.finditer(r",\s+(?=and\s)", sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
         acts = rules.action(left), rules.action(rules.unbracketed(right))
-        if None not in acts and acts[0] != acts[1] and ages.age_spans(right) and (
-                ages.age_spans(left) or _values(left) and _values(right) and _values(left) != _values(right)):
+        if None in acts or acts[0] == acts[1] or not ages.age_spans(right):
+            continue
+        values = _value_keys(quantities(left)), _value_keys(quantities(right))
+        if ages.age_spans(left) or (all(values) and values[0] != values[1]):
             return [left, right]
     return None
