@@ -12,14 +12,10 @@ import pytest
 from frame_fixtures import A1C, BREAST, CERVICAL, CRC, PSA
 from frame_fixtures import conflict_facets as _facets
 from frame_fixtures import make_doc as _doc
+from frame_fixtures import summary as _frames
 
 from clinrag.tools.frames.ages import age_bounds
 from clinrag.tools.frames.extract import document_frames, extract_frames
-
-
-def _frames(text: str, meta: dict) -> list[tuple]:
-    return [(f.action, f.test, f.population.age_min, f.population.age_max,
-             f.interval_months.min if f.interval_months else None) for f in extract_frames(text, doc_meta=meta)]
 
 
 def test_an_invitation_letter_says_who_is_invited_and_when_invitations_stop():

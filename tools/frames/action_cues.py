@@ -27,6 +27,10 @@ ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to scree
               # "Who this pathway is for: adults aged 40 to 84 without established cardiovascular disease"
               r"|^\W*who (?:this|the) (?:pathway|programme|program|order set|protocol|service) is for\s*:")
 
+# a referral on a result ("Step 4 - Refer to urology if the PSA is 3.0 ng/mL or higher, or if the digital rectal
+# examination is abnormal"): what to do at a result, not whether to screen (:func:`pairing.states_no_stance`)
+REFERRAL_STEP = rf"^\W*(?:{_STEP})?(?:[\w ()-]{{1,30}}:\s*)?refer\b"
+
 # a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
 # pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`pairing.states_no_stance`)
 NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w+ ){0,3}(?:begins?|starts?|stops?"

@@ -46,6 +46,14 @@ def _decision_bands(frames: list[Frame]) -> list[tuple[int, int]]:
     ]
 
 
+def _unaged_decisions(frames: list[Frame]) -> list[Frame]:
+    """Individual decisions about the general population that state no ages, in a document that states its
+    population: the decision is about that population ("Step 2, discuss: PSA screening is an individual decision" in
+    a pathway for men aged 55 to 69)."""
+    return [f for f in frames if f.action == "individual_decision" and general(f) and f.scope
+            and f.population.age_min is None and f.population.age_max is None]
+
+
 def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
     """The lowest age at which one document recommends (or suggests/offers) the intervention routinely; for a
     document that recommends it to no one but leaves it to an individual decision from some age on (PSA-based
@@ -67,9 +75,7 @@ def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
             if f.action in actions and general(f) and f.population.age_min is not None
         ]
         if not cands and actions != RECOMMEND_LIKE:
-            cands = [(f.scope.age_min, f) for f in frames if f.action in actions and general(f) and f.scope
-                     and f.population.age_min is None and f.population.age_max is None
-                     and f.scope.age_min is not None]
+            cands = [(f.scope.age_min, f) for f in _unaged_decisions(frames) if f.scope.age_min is not None]
         if actions == RECOMMEND_LIKE:
             cands = [(a, f) for a, f in cands if not any(lo <= a <= hi for lo, hi in decided)] or cands
         if cands:
@@ -130,10 +136,7 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
                if f.action == "individual_decision" and general(f) and f.population.age_max is not None]
     # a decision stated without ages is about the document's own population (a decision aid "for men aged 55 to
     # 69"), as in :func:`start_age`
-    decided = decided or [(f.scope.age_max, f) for f in frames
-                          if f.action == "individual_decision" and general(f) and f.scope
-                          and f.population.age_min is None and f.population.age_max is None
-                          and f.scope.age_max is not None]
+    decided = decided or [(f.scope.age_max, f) for f in _unaged_decisions(frames) if f.scope.age_max is not None]
     if decided:
         age, frame = max(decided, key=lambda t: t[0])
         return _before_own_stop(age, against), frame

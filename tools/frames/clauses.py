@@ -170,14 +170,17 @@ def _gapped(sentence: str) -> list[str] | None:
     risk"); None when the sentence has no such part."""
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
+        if not rules.action(left) or rules.action(rules.unbracketed(right)):
+            return None
+        valued = any(quantities(left)), any(quantities(right))
         # ("Drug therapy should be started at 140/90 mm Hg or above in every adult, and from 130/80 mm Hg in those at
         # high cardiovascular risk": other people, set by a criterion, with a value of their own)
-        own_people = any(quantities(left)) and any(quantities(right)) and (
+        own_people = all(valued) and (
             set(lexicon.labels(lexicon.CRITERIA, right)) - set(lexicon.labels(lexicon.CRITERIA, left))
             or set(lexicon.labels(lexicon.CONDITIONS, right)) - set(lexicon.labels(lexicon.CONDITIONS, left)))
         own_ages = ages.age_spans(left) and ages.age_spans(right) and (
-            intervals.interval_spans(right) or any(quantities(right)) or lexicon.labels(lexicon.CRITERIA, right))
-        if rules.action(left) and not rules.action(rules.unbracketed(right)) and (own_people or own_ages):
+            intervals.interval_spans(right) or valued[1] or lexicon.labels(lexicon.CRITERIA, right))
+        if own_people or own_ages:
             # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)"
             return [_with_trailing_strength(left, right), right]
     return None

@@ -20,7 +20,7 @@ def test_options(text: str, intervention: str) -> list[tuple[str | None, Interva
     flexible sigmoidoscopy every five years"), adjectives ("annual FIT") to the test right after, and an interval
     followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or with
     co-testing, or every 3 years with cytology")."""
-    text = _UNAVAILABLE.sub(" ", text)
+    text = _REPLACED_TEST.sub(" ", text)
     tests = lexicon.tests(text, intervention)
     ivs = intervals.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))
@@ -64,9 +64,9 @@ def test_options(text: str, intervention: str) -> list[tuple[str | None, Interva
     return [(test, intervals.span_interval([iv for *_, iv, _ in ivs]))]
 
 
-# a test named as unavailable is the one replaced: "If primary HPV testing is unavailable, order cervical cytology
-# every three years instead"
-_UNAVAILABLE = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(?:unavailable|not available|declined"
+# a test that another replaces: one named as unavailable ("If primary HPV testing is unavailable, order cervical
+# cytology every three years instead") or replaced "in place of" another
+_REPLACED_TEST = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(?:unavailable|not available|declined"
                           r"|not possible|not feasible|contraindicated)\b[^,;]*"
                           # the test another one replaces: "primary testing for hrHPV in place of cytology-based
                           # screening" (up to the test's name: "in place of conventional digital mammography for

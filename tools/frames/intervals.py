@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import set_aside
-from clinrag.tools.frames.lexicon import number
+from clinrag.tools.frames.lexicon import NUMBER, number
 from clinrag.tools.frames.schema import Interval
 
 # the number words an interval is written with
-_NUM = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_NUM = rf"({NUMBER})"
 
 
 # (regex, months or None for "every N unit", position kind). "pre" intervals are adjectives that modify the

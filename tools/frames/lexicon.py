@@ -22,6 +22,10 @@ NUMBER_WORDS: dict[str, int] = {
 the units of an age ("forty-five")."""
 
 
+NUMBER = rf"\d+|{'|'.join(NUMBER_WORDS)}"
+"""A number in digits or in words ("every three years", "at least another ten years"), read by :func:`number`."""
+
+
 def number(text: str) -> int:
     """A number written in digits ("10") or as one of :data:`NUMBER_WORDS` ("ten")."""
     return NUMBER_WORDS.get(text.lower(), 0) or int(text)
@@ -141,7 +145,6 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
 
 # Eligibility criteria: qualifiers on who is eligible, compared across documents as the "eligibility" facet.
 # A label with "{}" takes the first captured number. "key op value" / "key: value" lets conflicts compare keys.
-_N = rf"\d+|{'|'.join(NUMBER_WORDS)}"  # a number in digits or in words ("at least another ten years")
 CRITERIA: tuple[tuple[str, str], ...] = (
     ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?|\b(\d+) or more pack[- ]years?"),
     (
@@ -165,12 +168,13 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         "smoking status: current or former",
         r"\bcurrently smoke|\bcurrent smok|\bformerly smoked|\bformer smok|\bstill smoke",
     ),
-    ("life expectancy <= {} years", rf"\blife expectancy (?:is|of) ({_N}) years or (?:less|fewer)"),
-    ("life expectancy > {} years", rf"\blife expectancy of more than ({_N}) years"),
+    ("life expectancy <= {} years", rf"\blife expectancy (?:is|of) ({NUMBER}) years or (?:less|fewer)"),
+    ("life expectancy > {} years", rf"\blife expectancy of more than ({NUMBER}) years"),
     (
         "life expectancy >= {} years",
-        rf"\blife expectancy (?:is |of )?(?:at least )?({_N}) years or (?:longer|more)|"
-        rf"\blife expectancy (?:of|is) at least ({_N}) years|\blive at least (?:another )?({_N}) (?:more )?years",
+        rf"\blife expectancy (?:is |of )?(?:at least )?({NUMBER}) years or (?:longer|more)|"
+        rf"\blife expectancy (?:of|is) at least ({NUMBER}) years"
+        rf"|\blive at least (?:another )?({NUMBER}) (?:more )?years",
     ),
     ("one or more CVD risk factors", r"\bone or more (?:cardiovascular )?risk factors"),
     ("not at increased bleeding risk",

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from clinrag.tools.frames import bands
-from clinrag.tools.frames.action_cues import ENTRY_STEP, NEW_AGE
+from clinrag.tools.frames.action_cues import ENTRY_STEP, NEW_AGE, REFERRAL_STEP
 from clinrag.tools.frames.schema import STANCE, Frame
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
@@ -137,10 +137,7 @@ def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     )
 
 
-# a referral on a result ("Step 4 - Refer to urology if the PSA is 3.0 ng/mL or higher, or if the digital rectal
-# examination is abnormal") says what to do at a result, not whether to screen
-_REFERRAL = r"^\W*(?:step \w+\W{1,3})?(?:[\w ()-]{1,30}:\s*)?refer\b"
-_NO_STANCE = re.compile(f"{ENTRY_STEP}|{NEW_AGE}|{_REFERRAL}", re.I)
+_NO_STANCE = re.compile(f"{ENTRY_STEP}|{NEW_AGE}|{REFERRAL_STEP}", re.I)
 
 
 def states_no_stance(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
