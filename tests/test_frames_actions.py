@@ -271,7 +271,8 @@ def test_an_interval_stated_as_the_interval_and_a_leaflets_usual_repeat():
     assert (f.test, f.interval_months.min, f.action) == ("hrHPV testing", 60, "recommend")
     frames = document_frames({"doc_id": "l", "org": "L", "topic": "prostate-cancer-screening", "text":
                               "If you decide to be tested, the test is usually repeated once a year."})
-    assert [(f.action, f.interval_months.min) for f in frames] == [("recommend", 12)]
+    # the schedule of those who chose testing: the choice is theirs
+    assert [(f.action, f.interval_months.min) for f in frames] == [("individual_decision", 12)]
 
 
 def test_a_second_population_that_repeats_the_verb_with_its_own_age():

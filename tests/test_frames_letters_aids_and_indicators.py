@@ -35,7 +35,7 @@ def test_an_invitation_letter_says_who_is_invited_and_when_invitations_stop():
 def test_a_letters_schedule_by_age_and_its_first_invitation():
     assert _frames("If no HPV is found, we will write to you again in three years while you are aged 25 to 49, and "
                    "in five years once you are aged 50 to 64.", CERVICAL) == [
-        ("recommend", None, 25, 49, 36), ("recommend", None, 50, 64, 60)]
+        ("recommend", "hrHPV testing", 25, 49, 36), ("recommend", "hrHPV testing", 50, 64, 60)]
     assert [f.action for f in extract_frames("Everyone with a cervix receives their first invitation from their 25th "
                                              "birthday.", doc_meta=CERVICAL)] == ["recommend"]
 
@@ -50,7 +50,7 @@ def test_a_decision_aid_its_offer_and_who_the_test_is_meant_for():
     assert [(f.action, f.population.criteria, f.interval_months.min if f.interval_months else None)
             for f in frames] == [("individual_decision", [], None),
                                  ("recommend", ["life expectancy >= 10 years"], None),
-                                 ("recommend", [], 24)]
+                                 ("individual_decision", [], 24)]  # the schedule of those who chose it
     pathway = _doc("rt-psa", PSA["topic"],
                    "Step 1 - Identify eligible patients: men aged 50 up to their 75th birthday with an estimated life "
                    "expectancy of at least 15 years. Step 2 - Hold a shared decision-making conversation and "

@@ -119,7 +119,7 @@ def test_prostate_leaflets_and_consensus_intervals_usual_practice_and_carriers()
                        "did not support annual testing.", doc_meta=psa)
     assert [(x.interval_months.min, x.interval_months.max) for x in f] == [(48, 48)]
     assert _bands("If you decide to be tested and your result is normal, most men repeat the test every two years.",
-                  psa) == [("recommend", None, None, 24)]
+                  psa) == [("individual_decision", None, None, 24)]
     assert _bands("Once you are over 75, the test is not usually offered.", psa) == [("discourage", 76, None, None)]
     f = extract_frames("Carriers of a pathogenic BRCA2 variant should be offered screening from age 40.", doc_meta=psa)
     assert [x.population.criteria for x in f] == [["germline mutation"]]

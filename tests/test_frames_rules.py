@@ -213,7 +213,7 @@ def test_programme_and_patient_wording_of_what_is_done():
     assert [(x.action, x.population.age_min, x.interval_months.min) for x in f] == [("recommend", 50, 24)]
     f = extract_frames("If you decide to be tested, most men have a PSA test once a year.",
                        doc_meta={"topic": "prostate-cancer-screening"})
-    assert [(x.action, x.interval_months.min) for x in f] == [("recommend", 12)]
+    assert [(x.action, x.interval_months.min) for x in f] == [("individual_decision", 12)]
     f = extract_frames("If you are 80 or older, a reading below 150/90 is usually the goal.",
                        doc_meta={"topic": "hypertension-thresholds"})
     assert [(x.action, x.population.age_min, [(q.op, q.value) for q in x.targets]) for x in f] == [

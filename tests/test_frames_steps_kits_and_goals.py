@@ -196,7 +196,7 @@ def test_a_leaflets_schedule_and_the_end_of_routine_screening():
     ("Once you reach 70, we advise that you stop having PSA tests.", PSA,
      [("recommend_against", None, 70, None, None)]),
     ("If you decide to be tested, having a repeat test every two years is usually enough.", PSA,
-     [("recommend", None, None, None, 24)]),
+     [("individual_decision", None, None, None, 24)]),
     ("An A1C of 6.5% or above, confirmed on a second test, is enough to diagnose diabetes.", A1C, []),
     ("In the pivotal trial, about 1 in 4 men referred on the MRI-first pathway avoided a biopsy.", PSA, []),
     ("What is new in this edition: the age at which screening begins has been raised from 21 to 25 years.", CERVICAL,

@@ -7,10 +7,11 @@ from __future__ import annotations
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
 # "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a label of up to six words ("NICE: offer
 # ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number
-# ("4.4 Measure A1C ...") or a conjunction that opens a later part ("..., and do not screen after 85").
+# ("4.4 Measure A1C ...", an order set's "(1) Order HbA1c ...") or a conjunction that opens a later part ("..., and do
+# not screen after 85").
 _LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
 _STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
-IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*\.?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
+IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
                  rf"(?:{_LABEL})?"
                  r"(?:(?:for|in|among|if|when|once|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
 
@@ -129,7 +130,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bleft to (?:clinical judg\w+|the (?:clinician|patient)|individual)\w*"
         r"|\b(?:discussion|conversation)(?: (?:about|of|on) [^.,;]{1,40})? should (?:start|begin)"
         r"|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
-        r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecide together\b"
+        r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecided? together\b"
         r"|\b(?:offered|offers) (?:the|a|this) (?:same )?(?:discussion|conversation)\b"
         # "your doctor will talk with you about whether testing is right for you - the choice is yours"
         r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b"
@@ -145,6 +146,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # at 24-month intervals while he ... still wants screening"
         r"|\bwho opts? (?:in|for)\b|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) opts? "
         r"(?:in|for)\b|\bstill wants? (?:screening|to be (?:screened|tested))\b"
+        # "If you decide to be tested, the test is usually repeated every two years", "If he chooses testing, order a
+        # total PSA"
+        r"|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) (?:decides?|chooses?|elects?|wants?) "
+        r"(?:to (?:be (?:tested|screened)|have (?:the |a )?(?:test|screening)|go ahead|proceed)|testing|screening)\b"
         # "you can choose to start yearly mammograms at 40 if you wish"
         r"|\bif (?:you|she|he|they) (?:so )?(?:wish|wishes)\b"
         # "this is your choice to make with your doctor"
@@ -187,7 +192,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
         # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
         r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
-        r"|\bcovered (?:tests?|services?)\b|\bcan be screened\b"
+        r"|\bcovered (?:screening )?(?:tests?|services?)\b|\bcan be screened\b"
         # a leaflet's who it is for: "The test is meant only for men who can expect to live at least another ten years"
         r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
         r"|individuals|those|anyone|members)\b"
@@ -212,6 +217,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
         # with a cervix aged 25 to 69"
         r"|\b(?:are|is) (?:now )?invited (?:for|to|from)\b|\b(?:will|'ll|’ll) invite you\b"
+        r"|\b(?:we|they) (?:are|'re|’re) (?:now )?inviting you\b"
         # "Everyone aged 50 to 74 who is registered with a general practice is invited", "a free home test kit will be
         # posted to you every two years"
         r"|\b(?:everyone|everybody|all)\b[^.;]{0,60}\b(?:is|are) invited\b"
@@ -243,7 +249,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a leaflet's goal and its definition: "If you are 80 or older, below 150/90 is a good goal", "You have high
         # blood pressure if your reading at the clinic is 140/90 or higher"
         r"|\b(?:is|are) (?:a |the )?(?:good|sensible|reasonable|usual|right) (?:goal|target|aim)\b"
+        # an order set's labelled goal: "(2) Default individual target: HbA1c 48 to 58 mmol/mol (6.5% to 7.5%)"
+        r"|^\W*(?:\d+[.)]?\s+)?(?:[\w-]+ ){0,3}(?:target|goal)s?\s*:(?=[^.;]{0,40}\d)"
         r"|\b(?:you|they|he|she) (?:have|has) high blood pressure (?:if|when)\b"
+        # "If your readings are 130 over 80 or higher on two or more visits, you have high blood pressure"
+        r"|\b(?:if|when)\b[^.;]{0,100},\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
         # "A PSA level of 4 ng/mL or higher is usually treated as raised"
         r"|\b(?:is|are) (?:usually |generally |normally )?(?:treated|regarded|considered|counted) as (?:raised|abnormal"
         r"|high|elevated|positive)\b"

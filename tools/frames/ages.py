@@ -154,6 +154,10 @@ _TREND_AFTER = re.compile(r"\s*(?:years?(?: of age| old)?\s+)?(?:has |have )?(?:
                           r"|decreased|declined|doubled|grown)\b", re.I)
 # a number of years someone is expected to live is no age: "men with a life expectancy under 10 years"
 _EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$", re.I)
+# an age group the statement includes does not narrow it: "for adults with hypertension, including those over 80 who
+# live independently"
+_INCLUDED_BEFORE = re.compile(r"\bincluding (?:(?:those|people|adults|patients|men|women|persons|individuals) )?"
+                              r"(?:who are )?$", re.I)
 
 
 def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
@@ -169,6 +173,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
             if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(preceding) or (
                 _PURPOSE_BEFORE.search(preceding) or _EXPECTANCY_BEFORE.search(preceding)
                 or set_aside.REPLACED_AGE.search(preceding) or _TREND_BEFORE.search(preceding)
+                or _INCLUDED_BEFORE.search(preceding)
                 or _TREND_AFTER.match(text, m.end())
             ):
                 continue
@@ -191,6 +196,11 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
     return sorted(spans)
 
 
+# a parenthetical that grades parts of a statement by age band
+_STRENGTH_BANDS = re.compile(r"\((?=[^()]*\b(?:grade|class|level)\b)[^()]*\bfor (?:ages?|adults|people|those)\b"
+                             r"[^()]*\)", re.I)
+
+
 def age_bounds(text: str) -> tuple[int | None, int | None]:
     """The intersection of all age expressions; the first expression alone when they contradict each other."""
     spans = age_spans(text)
@@ -199,6 +209,11 @@ def age_bounds(text: str) -> tuple[int | None, int | None]:
     lo = max((s[2] for s in spans if s[2] is not None), default=None)
     hi = min((s[3] for s in spans if s[3] is not None), default=None)
     if lo is not None and hi is not None and lo > hi:
+        # the bands of a strength stated per band do not narrow the statement: "... beginning at age 45 and
+        # continuing until age 75 (Grade A for ages 50 to 75; Grade B for ages 45 to 49)" is 45 to 75
+        outside = _STRENGTH_BANDS.sub(" ", text)
+        if outside != text:
+            return age_bounds(outside)
         return spans[0][2], spans[0][3]
     return lo, hi
 

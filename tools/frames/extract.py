@@ -21,7 +21,7 @@ from clinrag.tools.frames import ages, lexicon, rules
 from clinrag.tools.frames.clauses import SAME_AGES, clauses
 from clinrag.tools.frames.examinations import added_to, test_options
 from clinrag.tools.frames.populations import alternative_conditions, population_segments
-from clinrag.tools.frames.quantities import quantities
+from clinrag.tools.frames.quantities import quantities, spoken_readings
 from clinrag.tools.frames.schema import Frame, FrameContext, Population
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
@@ -51,10 +51,17 @@ def _strength_for_every_part(sentence: str) -> str | None:
     return rules.strength(every.group(0)) if every else None
 
 
+# a risk the population is without: "not at increased risk", "no personal or family history that places them at
+# increased risk"
+_NOT_AT_RISK_BEFORE = re.compile(r"\bnot (?:otherwise )?(?:at )?$"
+                                 r"|\b(?:no|without)\b[^.;]{0,60}\b(?:that|which) (?:would )?(?:places?|puts?) "
+                                 r"(?:them|you|him|her|the \w+) at $", re.I)
+
+
 def _risk(text: str) -> str | None:
     for pattern, label in _RISK:
         for m in pattern.finditer(text):
-            if not re.search(r"\bnot (?:otherwise )?(?:at )?$", text[max(0, m.start() - 20) : m.start()]):
+            if not _NOT_AT_RISK_BEFORE.search(text[max(0, m.start() - 100) : m.start()]):
                 return label
     return None
 
@@ -107,10 +114,13 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
     )
 
 
-# "This is an inverse measure: a lower rate indicates better quality." (not "a companion inverse measure (DM-1)")
+# "This is an inverse measure: a lower rate indicates better quality." (not "a companion inverse measure (DM-1)"); a
+# measure of avoidance counts those who did not receive it ("Measure OQ-27: Avoidance of aspirin for primary
+# prevention in older adults"): in both, the numerator and denominator recommend nothing
 _INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )?measure\b"
                               r"|\ba lower (?:rate|score|percentage) (?:indicates|means|reflects) better "
-                              r"(?:quality|performance|care)\b", re.I)
+                              r"(?:quality|performance|care)\b"
+                              r"|^\W*(?:quality )?measure\b[^.:]{0,40}:\s*(?:avoidance|non-?use|avoiding) of\b", re.I)
 _MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)(?:\s*\([^()]{0,40}\))?\s*:", re.I)
 
 
@@ -124,11 +134,13 @@ _COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|l
 
 def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: FrameContext | None = None) -> list[Frame]:
     """The recommendation frames one sentence states ([] when it states none)."""
-    sentence = " ".join(sentence.split())
+    said = " ".join(sentence.split())  # the sentence each frame quotes
+    context = context or context_for(doc_meta)
+    # the sentence as parsed: "keep it below 130 over 80" states the reading 130/80, not an age over 80
+    sentence = spoken_readings(said, bool(context and (context.intervention or "").startswith("blood-pressure")))
     # a question ("Should I have a PSA test?", a leaflet's heading) asks, it does not recommend
     if not sentence or sentence.endswith("?") or not rules.is_recommendation_text(sentence):
         return []
-    context = context or context_for(doc_meta)
     if context and context.inverse_measure and _MEASURE_PART.match(sentence):
         return []
     meta = _meta(doc_meta)
@@ -227,7 +239,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                             thresholds=thresholds,
                             targets=targets,
                             strength=strength,
-                            sentence=sentence,
+                            sentence=said,
                             scope=context.scope if context else None,
                             **meta,
                         )

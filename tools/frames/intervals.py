@@ -24,17 +24,22 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\b(?:per|every|each)\s+{_NUM}-(year|month)\s+period\b", None, "post"),  # "one FIT per 12-month period"
     # "colonoscopy, one per 120 months"
     (rf"\b(?:one|once) (?:per|every|each)\s+{_NUM}\s+(years?|months?)", None, "post"),
+    # "limited to one fecal immunochemical test (FIT) per 12 months"
+    (rf"\bper\s+{_NUM}\s+(years?|months?)\b", None, "post"),
     # "a further kit is sent automatically two years after each normal result"
     (rf"\b(?:sent|invited|offered|repeated|recalled|rescreened)\s+(?:automatically\s+)?(?:again\s+)?{_NUM}\s+"
      r"(years?|months?)\s+(?:after|later)\b", None, "post"),
     # "are recalled 3 years later", "retested after 5 years", "we will invite you again in five years", "you will be
     # invited again in five years", "we will write to you again in three years"
-    (rf"\b(?:recalled|retested|rescreened|re-?invited|(?:invite|write to|contact) (?:you|them) again|invited again)\s+"
+    (rf"\b(?:recalled|retested|rescreened|re-?invited|(?:invite|write to|contact) (?:you|them) again|invited again"
+     r"|next be (?:invited|recalled|screened|tested|offered))\s+"
      r"(?:after\s+|in\s+)?"
      rf"{_NUM}\s+(years?|months?)", None, "post"),
     # a gapped second schedule that takes the first one's verb: "we will write to you again in three years while you
     # are aged 25 to 49, and in five years once you are aged 50 to 64"
     (rf"^\W*(?:and\s+)?in\s+{_NUM}\s+(years?|months?)\b(?=\s+(?:once|while|when|if|from|for|after)\b)", None, "post"),
+    # "a normal colonoscopy need not be repeated for ten years"
+    (rf"\bneed not be repeated (?:for|within|before)\s+{_NUM}\s+(years?|months?)", None, "post"),
     # "the next screening test is due in five years"
     (rf"\bdue (?:again )?in\s+{_NUM}\s+(years?|months?)", None, "post"),
     # "the screening interval should be five years", "a recall interval of 3 years"

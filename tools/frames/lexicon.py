@@ -63,7 +63,9 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
         r"\bcervical (?:cancer|screening)|\bcervical cytology|\bcytology|\bPap (?:smear|test)|\b(?:hr-?)?HPV\b|"
         r"\bco-?testing",
     ),
-    ("low-dose CT lung cancer screening", r"\blow-dose (?:computed tomography|CT)|\bLDCT\b|\blung cancer"),
+    ("low-dose CT lung cancer screening", r"\blow-dose (?:computed tomography|CT)|\bLDCT\b|\blung cancer"
+     # a programme's risk-based invitation to a CT scan
+     r"|\blung health checks?\b"),
     ("low-dose aspirin", r"\baspirin|(?-i:\bASA\b)"),
     ("statin", r"\bstatin|\b(?:atorva|rosuva|simva|prava|fluva|pitava|lova)statin|\bLDL|\bcholesterol"),
     ("A1C target", r"\bA1c\b|\bHbA1c|\bhemoglobin A1c|\bglyc\w+|\bhyperglycemi\w+"),
@@ -123,7 +125,10 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             r"(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
             r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?(?:HPV|human papillomavirus)"
             # "the test looks for human papillomavirus (HPV)"
-            r"|\btests? (?:that )?(?:checks?|looks?|screens?) for (?:high-risk )?(?:HPV|human papillomavirus)",
+            r"|\btests? (?:that )?(?:checks?|looks?|screens?) for (?:high-risk )?(?:HPV|human papillomavirus)"
+            # the recall after a negative HPV result: "if no HPV is found you will next be invited in five years"
+            r"|\bif (?:no (?:high-risk )?HPV (?:is|was) (?:found|detected)|(?:high-risk )?HPV (?:is|was) not "
+            r"(?:found|detected))\b",
         ),
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
     ),
@@ -242,7 +247,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
      # ("if low blood sugar (hypos) is a problem for you")
      r"|\b(?:low blood (?:sugar|glucose)(?: \(hypos\))?|hypos) (?:is|are) a problem\b"),
     ("diabetes managed by diet alone",
-     r"\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b|\bdiet-only\b"),
+     # (not a first treatment step: "should start with lifestyle measures alone")
+     r"(?<!start with )(?<!begin with )\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b"
+     r"|\bdiet-only\b"),
     # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"
     # ("if you are young and newly diagnosed"; not "newly diagnosed hypertension", another condition's onset)
     ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b"

@@ -34,13 +34,18 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (rf"{_X}\s*{_UNITS}", "single"),
 )
 _TARGET_CUE = re.compile(
-    r"\btarget(?!-organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL|\btreat(?:ed|ing)? to\b"
+    r"\btarget(?![- ]organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
+    r"|\btreat(?:ed|ing)? to\b"
     # "treat most people with type 2 diabetes to an A1C of 7% to 8%"
     # (not "initiate treatment to lower blood pressure at ...", which says when to start)
     r"|\btreat\w*\b[^.;,]{0,60}?\bto (?:an? |the )?(?:A1C|HbA1c|hemoglobin A1c"
     r"|(?!lower |reduce )(?:\w+ )?blood pressure|systolic|LDL)\b"
     # a quality measure's control: "whose most recent blood pressure was adequately controlled (<140/90 mm Hg)"
     r"|\badequately controlled\b|^\W*numerator\b"
+    # a level below which one should stay: "an A1C below 7.0% (53 mmol/mol) is recommended"
+    r"|\b(?:A1C|HbA1c|blood pressure)\b (?:(?:level|reading) )?(?:of )?(?:below|under|less than|<|≤)\s*\d"
+    r"(?:[^.;]|\.\d){0,40}"
+    r"\b(?:is|are) (?:recommended|appropriate|reasonable|acceptable|advised)\b"
     # ("the percentage of patients ... whose most recent HbA1c in the preceding 12 months is 58 mmol/mol or less")
     r"|\b(?:percentage|proportion|share) of\b[^.;]{0,120}\bwhose (?:most recent |last |latest )?"
     r"(?:HbA1c|A1C|blood pressure|BP|LDL)"
@@ -141,6 +146,21 @@ _SYSTOLIC_OR = re.compile(
 
 
 _ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|\bsystolic\b", re.I)
+# a reading as it is spoken, "130 over 80" (130/80), never an age ("over 80")
+_SPOKEN_READING = re.compile(r"\b(\d{2,3}) over (\d{2,3})\b(\s*mm\s*Hg)?", re.I)
+
+
+def _is_reading(systolic: str, diastolic: str) -> bool:
+    """Whether two numbers can be a systolic and a diastolic pressure (mm Hg), the systolic the higher."""
+    return 70 <= int(systolic) <= 260 and 40 <= int(diastolic) <= 160 and int(systolic) > int(diastolic)
+
+
+def spoken_readings(text: str, about_bp: bool = False) -> str:
+    """``text`` with readings written as spoken ("aim to keep it below 130 over 80") written as readings ("below
+    130/80"), where the text, or its document (``about_bp``), is about blood pressure."""
+    if not (about_bp or _ABOUT_BP.search(text)):
+        return text
+    return _SPOKEN_READING.sub(lambda m: f"{m[1]}/{m[2]} mm Hg" if _is_reading(m[1], m[2]) else m[0], text)
 
 
 # a category written as a systolic or a diastolic band, as blood-pressure tables are: "stage 1 hypertension (130-139 or
@@ -173,8 +193,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             if set_aside.FORMER_VALUE.search(before) or set_aside.BELOW_THE_USUAL.search(before):
                 continue
-            if kind == "bp_bare" and not (_ABOUT_BP.search(text) and 70 <= int(m.group(1)) <= 260
-                                          and 40 <= int(m.group(2)) <= 160 and int(m.group(1)) > int(m.group(2))):
+            if kind == "bp_bare" and not (_ABOUT_BP.search(text) and _is_reading(m.group(1), m.group(2))):
                 continue
             if kind == "bp_band":
                 unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(3)}-{m.group(2)}/{m.group(4)}", "range"

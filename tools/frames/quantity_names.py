@@ -68,6 +68,11 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
         or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
     cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
+    # a leaflet's definition, the reading first: "If your readings are 130 over 80 or higher on two or more visits,
+    # you have high blood pressure"
+    if not cats and re.match(r"[^.;]{0,60}?,\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b",
+                             after, re.I) and re.search(r"\b(?:if|when)\b", before, re.I):
+        cats = ["hypertension"]
     # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
     # offer ambulatory monitoring ... to confirm the diagnosis"
     # ("if clinic blood pressure is 140/90 mmHg or higher, offer ambulatory monitoring (ABPM) to confirm;")

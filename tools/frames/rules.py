@@ -144,7 +144,8 @@ _ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade 
 
 # a change narrative that states the recommendation now in force ("lowered the starting age ..., now recommending
 # it for adults 45 to 49") is a recommendation
-_NOW = re.compile(r"\bnow (?:recommend|advis|suggest)\w*", re.I)
+# (a change note's "lowered the diagnostic threshold, so that ... 130/80 mm Hg or higher ... now defines hypertension")
+_NOW = re.compile(r"\bnow (?:recommend|advis|suggest|define)\w*", re.I)
 # "If a serious illness limits how long you are expected to live, screening is no longer recommended for you": a
 # sentence that opens with its condition says what holds for those people now
 _CONDITION_FIRST = re.compile(r"\W*(?:if|once|when|after)\b", re.I)

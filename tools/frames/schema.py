@@ -105,7 +105,8 @@ class FrameContext(BaseModel):
     sex: Literal["female", "male"] | None = None
     previous: list[Population] = Field(default_factory=list)  # populations of the previous sentence ("these")
     scope: Population | None = None
-    # an inverse quality measure counts what should not happen: its numerator and denominator recommend nothing
+    # an inverse quality measure counts what should not happen, and a measure of avoidance counts its absence: their
+    # numerator and denominator recommend nothing
     inverse_measure: bool = False
 
 
