@@ -17,8 +17,8 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{_STEP}|(?:and|or|then|but)\s+)
 
 # a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
 # identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70", "Pathway entry: adults aged 40 to
-# 84 without cardiovascular disease"): a cue of "recommend"; the
-# pathway's stance on those people is in its other steps (:func:`pairing.states_no_stance`)
+# 84 without cardiovascular disease"): a cue of "recommend"; the pathway's stance on those people is in its other
+# steps (:func:`pairing.states_no_stance`)
 ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who|inclusion"
               r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\s*:"
               rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b"
@@ -27,6 +27,14 @@ ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to scree
               rf"|^\W*{_STEP}(?:age|age range|smoking history|smoking|tobacco history|risk factors?)\s*:"
               # "Who this pathway is for: adults aged 40 to 84 without established cardiovascular disease"
               r"|^\W*who (?:this|the) (?:pathway|programme|program|order set|protocol|service) is for\s*:")
+
+# who a leaflet or decision aid is for ("This decision aid is for people aged 40 to 59 who ...", "The test is meant only
+# for men who can expect to live at least another ten years"): a cue of "recommend"; the document's stance on those
+# people is in its other statements (:func:`pairing.states_no_stance`)
+AUDIENCE = (r"^\W*this (?:decision aid|leaflet|guide|booklet|factsheet|fact sheet) is (?:meant |intended |written )?"
+            r"(?:only )?for\b"
+            r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
+            r"|individuals|those|anyone|members)\b")
 
 # a referral on a result ("Step 4 - Refer to urology if the PSA is 3.0 ng/mL or higher, or if the digital rectal
 # examination is abnormal"): what to do at a result, not whether to screen (:func:`pairing.states_no_stance`)
@@ -86,7 +94,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         # (not a drug to avoid beside a goal: "aim for an HbA1c below 8.5% and, where possible, avoid glucose-lowering
         # drugs that cause hypoglycaemia")
-        r"|\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)|\brefrain\w* from\b"
+        # (nor an outcome: "about 6 will avoid a heart attack or stroke")
+        r"|(?<!will )(?<!would )\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)"
+        r"|\brefrain\w* from\b"
         r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened|offered)\b"
         # an inverse quality measure counts overuse: "percentage of men 70 years and older who were screened
         # unnecessarily for prostate cancer"
@@ -131,6 +141,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:discussion|conversation)(?: (?:about|of|on) [^.,;]{1,40})? should (?:start|begin)"
         r"|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecided? together\b"
+        # "aspirin is appropriate to discuss only when ..., and the decision should be shared with the prescriber"
+        r"|\b(?:appropriate|reasonable|worth) to discuss\b|\bdecision (?:should|must|will|is to) be shared\b"
         r"|\b(?:offered|offers) (?:the|a|this) (?:same )?(?:discussion|conversation)\b"
         # "your doctor will talk with you about whether testing is right for you - the choice is yours"
         r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b"
@@ -153,7 +165,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "you can choose to start yearly mammograms at 40 if you wish"
         r"|\bif (?:you|she|he|they) (?:so )?(?:wish|wishes)\b"
         # "this is your choice to make with your doctor"
-        r"|\b(?:is|are) (?:your|their|her|his) (?:own )?(?:choice|decision)\b"
+        r"|\b(?:is|are) (?:(?:your|their|her|his) (?:own )?|an? (?:personal|individual) )(?:choice|decision)\b"
         r"|\bshared decision[- ]making (?:with|about|for)\b"
         r"|\bdecision (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) (?:doctor|clinician"
         r"|provider|GP|health care provider)"
@@ -193,9 +205,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
         r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
         r"|\bcovered (?:screening )?(?:tests?|services?)\b|\bcan be screened\b"
-        # a leaflet's who it is for: "The test is meant only for men who can expect to live at least another ten years"
-        r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
-        r"|individuals|those|anyone|members)\b"
+        # who a leaflet or decision aid is for
+        rf"|{AUDIENCE}"
         # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
         r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
         # a programme's kit: "the programme sends a home test kit ... to everyone aged 50 to 74", "you will receive a
@@ -217,7 +228,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
         # with a cervix aged 25 to 69"
         r"|\b(?:are|is) (?:now )?invited (?:for|to|from)\b|\b(?:will|'ll|’ll) invite you\b"
-        r"|\b(?:we|they) (?:are|'re|’re) (?:now )?inviting you\b"
+        r"|\b(?:we|they) (?:are|'re|’re) (?:now )?inviting you\b|\b(?:is|are) (?:now )?inviting (?:people|adults|men"
+        r"|women|everyone|residents|patients)\b"
         # "Everyone aged 50 to 74 who is registered with a general practice is invited", "a free home test kit will be
         # posted to you every two years"
         r"|\b(?:everyone|everybody|all)\b[^.;]{0,60}\b(?:is|are) invited\b"

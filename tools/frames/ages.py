@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import set_aside
-from clinrag.tools.frames.lexicon import NUMBER_WORDS
+from clinrag.tools.frames.lexicon import tens_as_digits
 
 _DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
                  "eighties": 80}
@@ -20,16 +20,6 @@ _DECADES = "(" + "|".join(_DECADE_WORDS) + ")"
 _DECADES_NC = "(?:" + "|".join(_DECADE_WORDS) + ")"
 _NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|µg|mcg|micrograms?\b|ng\b|mmol|\.\d|pack|years? (?:since|ago)))"  # a BP value, a
 # percent, a FIT or PSA level, pack-years...
-
-
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_UNITS = {word: n for word, n in NUMBER_WORDS.items() if n < 10}
-_SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b", re.I)
-
-
-def _digits(text: str) -> str:
-    """Numbers from 20 to 99 written in words as digits ("forty-five to fifty-four" -> "45 to 54")."""
-    return _SPELLED.sub(lambda m: str(_TENS[m.group(1).lower()] + _UNITS.get((m.group(2) or "").lower(), 0)), text)
 
 
 def _age(text: str) -> int:
@@ -163,7 +153,7 @@ _INCLUDED_BEFORE = re.compile(r"\bincluding (?:(?:those|people|adults|patients|m
 def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
     """Every age expression as (start, end, age_min, age_max), earlier patterns claiming their text first (ages
     written in words are read as digits; positions are then those of the digit form)."""
-    text = _digits(text)
+    text = tens_as_digits(text)
     taken: list[tuple[int, int]] = []
     spans = []
     start_cue = bool(_START_CUE.search(text))
@@ -235,5 +225,5 @@ def age_alternatives(text: str) -> list[tuple[int | None, int | None]] | None:
     (_, e1, lo1, hi1), (s2, _, lo2, hi2) = spans
     gap = max((lo2 - hi1) if hi1 is not None and lo2 is not None else 0,
               (lo1 - hi2) if hi2 is not None and lo1 is not None else 0)
-    joint = _ALTERNATIVE.fullmatch(_digits(text)[e1:s2])
+    joint = _ALTERNATIVE.fullmatch(tens_as_digits(text)[e1:s2])
     return [(lo1, hi1), (lo2, hi2)] if joint and gap > (1 if joint.group(1).lower() == "and" else 0) else None

@@ -200,7 +200,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             ):
                 pops = [pops[0].model_copy(update=dict(zip(("age_min", "age_max"), previous_ages)))]
             previous_ages = (pops[0].age_min, pops[0].age_max)
-            if _ANAPHORA.search(text) and context and context.previous:
+            # ("Identify men aged 50 to 74 ...; the Board recommends routine PSA testing for these men": the antecedent
+            # is in this sentence, with its ages)
+            if _ANAPHORA.search(text) and context and context.previous and pops[0].age_min is None and (
+                    pops[0].age_max is None):
                 pops = [_merge(prev, pops[0]) for prev in context.previous]
             earlier = frames[-1] if number > 0 and frames and _SAME_EXAMINATIONS.search(text) else None
             if earlier and pops[0].age_min is None and pops[0].age_max is None:

@@ -31,8 +31,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
      r"(years?|months?)\s+(?:after|later)\b", None, "post"),
     # "are recalled 3 years later", "retested after 5 years", "we will invite you again in five years", "you will be
     # invited again in five years", "we will write to you again in three years"
+    # a pathway's "if HPV is not detected, set the recall for 5 years", "recall in five years if negative"
     (rf"\b(?:recalled|retested|rescreened|re-?invited|(?:invite|write to|contact) (?:you|them) again|invited again"
-     r"|next be (?:invited|recalled|screened|tested|offered))\s+"
+     r"|next be (?:invited|recalled|screened|tested|offered)|recall(?: (?:interval|date))?(?: (?:for|at))?)\s+"
      r"(?:after\s+|in\s+)?"
      rf"{_NUM}\s+(years?|months?)", None, "post"),
     # a gapped second schedule that takes the first one's verb: "we will write to you again in three years while you
@@ -58,7 +59,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
      rf"(?:last|past|previous)\s+{_NUM}\s+(years?)", None, "post"),
     (r"\bonce (?:a|every) decade\b", 120, "post"),
     (r"\bbiennial\b", 24, "pre"),
-    (r"\byearly\b|\bannual\b", 12, "pre"),
+    # (not a visit: "at their annual review")
+    (r"\byearly\b(?! (?:review|visit|check-?up|appointment)s?\b)|\bannual\b(?! (?:review|visit|check-?up"
+     r"|appointment|physical|health check)s?\b)", 12, "pre"),
     (r"\btriennial\b", 36, "pre"),
 )
 

@@ -30,6 +30,17 @@ def number(text: str) -> int:
     """A number written in digits ("10") or as one of :data:`NUMBER_WORDS` ("ten")."""
     return NUMBER_WORDS.get(text.lower(), 0) or int(text)
 
+
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_UNITS = {word: n for word, n in NUMBER_WORDS.items() if n < 10}
+_SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b", re.I)
+
+
+def tens_as_digits(text: str) -> str:
+    """Numbers from 20 to 99 written in words as digits: ages ("forty-five to fifty-four" -> "45 to 54") and
+    criteria ("thirty pack-years" -> "30 pack-years")."""
+    return _SPELLED.sub(lambda m: str(_TENS[m.group(1).lower()] + _UNITS.get((m.group(2) or "").lower(), 0)), text)
+
 # Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
 # in extract.py depending on whether the sentence states a target.
 INTERVENTIONS: tuple[tuple[str, str], ...] = (
@@ -165,6 +176,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("years since quitting: any",
      r"\b(?:no matter|(?:it )?(?:does not|doesn't) matter) how long ago|\bwhatever the time since\b"
      r"|\bhowever long ago\b"
+     # "whether you still smoke or quit many years ago" (not "or quit within the past 15 years")
+     r"|\bwhether (?:you|they|he|she) (?:still |currently )?smokes? or (?:have |has )?(?:quit|stopped|gave up)\b"
+     r"(?! (?:smoking )?(?:within|in the))"
      r"|\b(?:time|years) since quitting (?:is|are) not an? (?:exclusion|criterion|barrier)\b"
      r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\bnot be used to exclude"
      r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
@@ -209,6 +223,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("dense breasts", r"\bdense breasts?"),
     ("negative mammogram", r"\bnegative (?:screening )?mammogram"),
     ("hysterectomy", r"\bhysterectomy"),
+    # whether to go on, not whether to start: "People already taking aspirin for primary prevention should review
+    # continuation with their clinician"
+    ("already taking it", r"\b(?:already|currently) (?:taking|on|using)\b"),
     # "women living with HIV should be screened ... every 3 years from the age of 25", "if you have a weakened immune
     # system"
     ("immunocompromised", r"\bliving with HIV\b|\bHIV[- ](?:positive|infection)\b"
@@ -313,6 +330,7 @@ def labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
     """The labels of a table (:data:`CRITERIA`, :data:`CONDITIONS`) that ``text`` names, in table order, unless named
     only as absent (:data:`_ABSENT_BEFORE`); a label with "{}" takes the first captured number (in digits)."""
     out = []
+    text = tens_as_digits(text)
     for label, pattern in table:
         m = next((m for m in re.finditer(pattern, text, re.I) if not _ABSENT_BEFORE.search(text[: m.start()])), None)
         if m:

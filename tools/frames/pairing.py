@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from clinrag.tools.frames import bands
-from clinrag.tools.frames.action_cues import ENTRY_STEP, NEW_AGE, REFERRAL_STEP
+from clinrag.tools.frames.action_cues import AUDIENCE, ENTRY_STEP, NEW_AGE, REFERRAL_STEP
 from clinrag.tools.frames.schema import STANCE, Frame
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
@@ -111,6 +111,10 @@ def actions_disagree(a: str, b: str) -> bool:
     return sa != sb and {sa, sb} != _COMPATIBLE_STANCES
 
 
+_NO_STANCE = re.compile(f"{ENTRY_STEP}|{AUDIENCE}|{NEW_AGE}|{REFERRAL_STEP}", re.I)
+_AUDIENCE = re.compile(AUDIENCE, re.I)
+
+
 def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     """A frame that states no ages, in a document whose frames for the same intervention, test, risk group,
     conditions and 10-year risk state ages within its band and another stance: a general statement its own
@@ -130,6 +134,9 @@ def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
         and STANCE[g.action] != STANCE[f.action]
         and risks_overlap(f, g)
         and ages_meet(f, g, docs)
+        # (who a leaflet is for, "This leaflet is for you if you are a man between 50 and 69", says whom its other
+        # statements address: its "whether to be tested is your choice" is the stance for them, not background)
+        and not _AUDIENCE.search(g.sentence or "")
         # a statement for a band of 10-year risk ("if the 10-year risk is below 10%, do not routinely prescribe") is
         # specific already: a statement with ages but no risk band does not refine it
         and (_risk_range(f) is None or _risk_range(g) is not None)
@@ -137,7 +144,6 @@ def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     )
 
 
-_NO_STANCE = re.compile(f"{ENTRY_STEP}|{NEW_AGE}|{REFERRAL_STEP}", re.I)
 
 
 def states_no_stance(f: Frame, docs: dict[Any, list[Frame]]) -> bool:

@@ -114,6 +114,8 @@ def _unit(text: str) -> str:
 def _op(before: str, after: str) -> str:
     # "48 mmol/mol (6.5%) or below": the comparator after a restatement in parentheses is the limit's own
     after = re.sub(r"^\s*\([^()]*\)", "", after)
+    # ... and the comparator after a value restated in parentheses: "ten in a hundred (10%) or higher"
+    after = re.sub(r"^\s*\)", "", after)
     # a diagnostic threshold is a lower limit: "the diagnostic threshold for hypertension is now 130/80 mm Hg"
     diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$", before,
                            re.I)
@@ -187,7 +189,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
-            not_a_value = set_aside.VOTE_SHARE.match(after) or any(
+            not_a_value = set_aside.SHARE_OF_PEOPLE.match(after) or any(
                 p.search(before) for p in set_aside.NOT_A_VALUE_BEFORE)
             if not_a_value and not kind.startswith("bp_"):
                 continue

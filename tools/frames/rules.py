@@ -136,10 +136,15 @@ _FINDING = re.compile(
     # ("In the panel's modelling, starting at 25 instead of 21 avoided about 40 colposcopies per 1,000 people")
     r"|^\W*in (?:the|a|an|one|two|three|several|our) (?:[\w'’-]+ ){0,3}(?:trials?|stud(?:y|ies)|meta-analys[ie]s|pilot"
     r"|modell?ing|models?|analys[ie]s|cohorts?)\b,"
-    r"|\b(?:is|are|was|were) associated with\b",
+    r"|\b(?:is|are|was|were) associated with\b"
+    # a decision aid's outcomes per thousand: "Out of 1,000 men your age who have regular PSA tests over ten years,
+    # about one will avoid dying of prostate cancer", "If 1,000 women are screened every year ..."
+    r"|^\W*(?:out of|of|for every|if|among) (?:every )?\d[\d,]* (?:men|women|people|adults|persons|patients)\b",
     re.I,
 )
-_ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade [A-DI]\b|\bclass I", re.I)
+# (a decision aid's "..., so whether to take it is a personal choice that you and your doctor make together")
+_ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade [A-DI]\b|\bclass I"
+                     r"|\b(?:is|are) (?:a |your |their )?(?:personal |own )?(?:choice|decision)\b", re.I)
 
 
 # a change narrative that states the recommendation now in force ("lowered the starting age ..., now recommending

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 
-# a share of a panel's votes is how a consensus statement reports itself, not a value of its recommendation: "(94%
+# a share of people is no value of a recommendation: of a panel's votes, how a consensus statement reports itself ("(94%
 # agreement)", "consensus was defined as at least 75% agreement", "endorsed by 88% of panel members"
-VOTE_SHARE = re.compile(r"\s*(?:agreement|consensus|of (?:the )?(?:voting )?(?:panel|panel members|panellists"
-                        r"|panelists|members|votes|voters|respondents|participants))\b", re.I)
+# (and a measure's performance rate: "Plans achieving control in 70% or more of eligible members")
+SHARE_OF_PEOPLE = re.compile(r"\s*(?:or (?:more|higher|greater|above) )?(?:agreement|consensus|of (?:the |all |their )?"
+                        r"(?:voting |eligible )?(?:panel|panel members|panellists|panelists|members|votes|voters"
+                        r"|respondents|participants|patients|enrollees|beneficiaries))\b", re.I)
 # how common something is, not a value of the recommendation: "white-coat hypertension, which affects an estimated
 # 10-30% of people"
 _PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
@@ -43,7 +45,9 @@ FORMER_VALUE = re.compile(
     # "whereas the previous edition aimed first for below 140/90 mm Hg"
     r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement)\b[^.;]{0,30}$"
     # "7.5% or more, lowered from the 10% cut-off used in 2018"
-    r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up) from(?: the| a| an)?\s*$", re.I)
+    # ("a goal of less than 8.5%, relaxed from 8.0% in the previous edition")
+    r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up|relaxed|tightened|loosened|eased) from"
+    r"(?: the| a| an)?\s*$", re.I)
 
 
 # a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are
