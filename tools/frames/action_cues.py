@@ -5,6 +5,7 @@ individual decision, insufficient evidence, recommend against, discourage), chec
 from __future__ import annotations
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
+# "At the lung health check, calculate ...",
 # "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a label of up to six words ("NICE: offer
 # ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number
 # ("4.4 Measure A1C ...", an order set's "(1) Order HbA1c ...") or a conjunction that opens a later part ("..., and do
@@ -13,7 +14,7 @@ _LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"
 _STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
 IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
                  rf"(?:{_LABEL})?"
-                 r"(?:(?:for|in|among|if|when|once|from|between|aged?|per|according to)\b[^,;]{0,80},\s*)?")
+                 r"(?:(?:for|in|among|if|when|once|from|between|aged?|per|according to|at)\b[^,;]{0,120},\s*)?")
 
 # a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
 # identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70", "Pathway entry: adults aged 40 to
@@ -106,6 +107,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\border (?:is|will be) blocked\b|\bdisplays? ['\"‘“](?:do not|don't)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
         r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
+        r"|\b(?:is|are) not (?:considered|deemed) (?:medically necessary|covered)\b"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
         r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
         # "Once you are older than 77, ..., routine scans end"
@@ -143,6 +145,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecided? together\b"
         # "aspirin is appropriate to discuss only when ..., and the decision should be shared with the prescriber"
         r"|\b(?:appropriate|reasonable|worth) to discuss\b|\bdecision (?:should|must|will|is to) be shared\b"
+        # "whether to take it is a decision you and your doctor should make together"
+        r"|\b(?:decision|choice) (?:that )?(?:you|they) and (?:your|their) (?:doctor|clinician|GP|nurse)\b"
         r"|\b(?:offered|offers) (?:the|a|this) (?:same )?(?:discussion|conversation)\b"
         # "your doctor will talk with you about whether testing is right for you - the choice is yours"
         r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b"
@@ -153,7 +157,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "Black men should begin that conversation at 45"
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\b(?:begin|start)\w* (?:talking|discussing)\b"
-        r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) about\b"
+        r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) (?:about|whether|if)\b"
+        # "screening is a choice you can make with your doctor"
+        r"|\b(?:is|are) a (?:choice|decision) (?:that )?(?:you|they|he|she) (?:can |should |will |may )?make\b"
         # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
         # at 24-month intervals while he ... still wants screening"
         r"|\bwho opts? (?:in|for)\b|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) opts? "
@@ -185,6 +191,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # ("your doctor may agree a goal of below 8% with you instead")
         r"|start|offer|use|help|transition|switch|replace|substitute|agree)\b|\bcan (?:switch|choose|opt|replace)\b"
         r"|\bacceptable\b|\bencourag\w+"
+        # a leaflet's options: "The simplest option is a home stool test (FIT), which you do every two years"
+        r"|\b(?:simplest|easiest|usual|main|first|other) option is\b"
         r"|\breasonable\b",
     ),
     (
@@ -292,10 +300,18 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:monitoring|testing|screening|follow-up) schedule is\b"
         # an order set's schedule: "subsequent screening scans are ordered every 24 months"
         r"|\b(?:is|are) (?:then )?(?:ordered|scheduled|booked|repeated) (?:every|annually|yearly|biennially)\b"
+        # "people with a negative baseline scan are rescanned at 24 months"
+        r"|\b(?:is|are) (?:then )?(?:rescanned|rescreened|retested|recalled) (?:at|after|in|every)\b"
+        # a change note's new population: "This edition also extends formal risk assessment to everyone aged 30 to 84"
+        r"|\bextends? (?:[\w-]+ ){0,3}to (?:everyone|everybody|all|adults|people|women|men)\b"
+        # an insurer's criteria: "The member is 50 through 77 years of age; has a smoking history of ..."
+        r"|^\W*the (?:member|patient|enrollee|beneficiary|individual) is (?:aged )?\d{2}\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b"
         rf"|{NEW_AGE}"
         r"|\b(?:is|are|remains?) (?:still )?(?:appropriate|indicated)\b"
-        r"|\b(?:will|'ll|’ll) be (?:invited|sent|offered)\b|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
+        # ("You will continue to be invited until your 71st birthday")
+        r"|\b(?:will|'ll|’ll) (?:continue to |still )?be (?:invited|sent|offered)\b"
+        r"|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
         # "we will write to you once every three years", "invitations are sent once every three years"
         r"|\b(?:will|'ll|’ll) (?:write to|remind) you\b|\binvitations? (?:are|is) (?:sent|posted|mailed)\b"
         r"|\b(?:will|'ll|’ll) keep (?:inviting|sending|screening|offering|writing to)\b"

@@ -21,7 +21,7 @@ from clinrag.tools.frames import ages, lexicon, rules
 from clinrag.tools.frames.clauses import SAME_AGES, clauses
 from clinrag.tools.frames.examinations import added_to, test_options
 from clinrag.tools.frames.populations import alternative_conditions, population_segments
-from clinrag.tools.frames.quantities import quantities, spoken_readings
+from clinrag.tools.frames.quantities import quantities, readings_in_mm_hg
 from clinrag.tools.frames.schema import Frame, FrameContext, Population
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
@@ -136,8 +136,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     """The recommendation frames one sentence states ([] when it states none)."""
     said = " ".join(sentence.split())  # the sentence each frame quotes
     context = context or context_for(doc_meta)
-    # the sentence as parsed: "keep it below 130 over 80" states the reading 130/80, not an age over 80
-    sentence = spoken_readings(said, bool(context and (context.intervention or "").startswith("blood-pressure")))
+    # the sentence as parsed: "keep it below 130 over 80" states the reading 130/80 mm Hg, not an age over 80
+    sentence = readings_in_mm_hg(said, bool(context and (context.intervention or "").startswith("blood-pressure")))
     # a question ("Should I have a PSA test?", a leaflet's heading) asks, it does not recommend
     if not sentence or sentence.endswith("?") or not rules.is_recommendation_text(sentence):
         return []

@@ -33,8 +33,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     # invited again in five years", "we will write to you again in three years"
     # a pathway's "if HPV is not detected, set the recall for 5 years", "recall in five years if negative"
     (rf"\b(?:recalled|retested|rescreened|re-?invited|(?:invite|write to|contact) (?:you|them) again|invited again"
-     r"|next be (?:invited|recalled|screened|tested|offered)|recall(?: (?:interval|date))?(?: (?:for|at))?)\s+"
-     r"(?:after\s+|in\s+)?"
+     r"|next be (?:invited|recalled|screened|tested|offered)|recall(?: (?:interval|date))?(?: (?:for|at))?"
+     r"|rescanned)\s+"
+     r"(?:after\s+|in\s+|at\s+)?"
      rf"{_NUM}\s+(years?|months?)", None, "post"),
     # a gapped second schedule that takes the first one's verb: "we will write to you again in three years while you
     # are aged 25 to 49, and in five years once you are aged 50 to 64"

@@ -19,6 +19,7 @@ from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
 _UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L|ng/mL|µg/g)"
+_BARE = r"(?<![\d/.\-–])(\d{2,3})\s*/\s*(\d{2,3})(?![\d/\-–]|\.\d)(?!\s*(?:mm|%|mg|mmol))"  # "140/90", no unit
 _PATTERNS: tuple[tuple[str, str], ...] = (
     # a band of readings: "grade 1 hypertension (140-159/90-99 mm Hg)", "between 130/85 and 139/89 mm Hg"
     (r"(\d{2,3})\s*[-–]\s*(\d{2,3})\s*/\s*(\d{2,3})\s*[-–]\s*(\d{2,3})\s*mm\s*Hg", "bp_band"),
@@ -27,7 +28,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg", "bp_pair"),
     # a reading without its unit in patient wording ("if your blood pressure stays at 140/90 or higher", "aim for a
     # clinic reading below 140/90"), read only in a clause about blood pressure (:func:`quantities`)
-    (r"(?<![\d/.\-–])(\d{2,3})\s*/\s*(\d{2,3})(?![\d/\-–]|\.\d)(?!\s*(?:mm|%|mg|mmol))", "bp_bare"),
+    (_BARE, "bp_bare"),
     # ("7.5% to <10%")
     (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+|<\s*)?{_X}\s*{_UNITS}",
      "range"),
@@ -150,6 +151,7 @@ _SYSTOLIC_OR = re.compile(
 _ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|\bsystolic\b", re.I)
 # a reading as it is spoken, "130 over 80" (130/80), never an age ("over 80")
 _SPOKEN_READING = re.compile(r"\b(\d{2,3}) over (\d{2,3})\b(\s*mm\s*Hg)?", re.I)
+_BARE_READING = re.compile(_BARE)
 
 
 def _is_reading(systolic: str, diastolic: str) -> bool:
@@ -157,12 +159,17 @@ def _is_reading(systolic: str, diastolic: str) -> bool:
     return 70 <= int(systolic) <= 260 and 40 <= int(diastolic) <= 160 and int(systolic) > int(diastolic)
 
 
-def spoken_readings(text: str, about_bp: bool = False) -> str:
-    """``text`` with readings written as spoken ("aim to keep it below 130 over 80") written as readings ("below
-    130/80"), where the text, or its document (``about_bp``), is about blood pressure."""
+def readings_in_mm_hg(text: str, about_bp: bool = False) -> str:
+    """``text`` with its blood-pressure readings in mm Hg, where the text, or its document (``about_bp``), is about
+    blood pressure: readings written as spoken ("aim to keep it below 130 over 80") and, in a document about blood
+    pressure, readings without their unit in a clause that does not say so ("...; if you are 80 or over, the aim is
+    below 150/90")."""
     if not (about_bp or _ABOUT_BP.search(text)):
         return text
-    return _SPOKEN_READING.sub(lambda m: f"{m[1]}/{m[2]} mm Hg" if _is_reading(m[1], m[2]) else m[0], text)
+    text = _SPOKEN_READING.sub(lambda m: f"{m[1]}/{m[2]} mm Hg" if _is_reading(m[1], m[2]) else m[0], text)
+    if about_bp:
+        text = _BARE_READING.sub(lambda m: f"{m[0]} mm Hg" if _is_reading(m[1], m[2]) else m[0], text)
+    return text
 
 
 # a category written as a systolic or a diastolic band, as blood-pressure tables are: "stage 1 hypertension (130-139 or

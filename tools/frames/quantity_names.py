@@ -73,10 +73,18 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     if not cats and re.match(r"[^.;]{0,60}?,\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b",
                              after, re.I) and re.search(r"\b(?:if|when)\b", before, re.I):
         cats = ["hypertension"]
+    # ... and the definition first: "You have high blood pressure if your reading at the surgery is 140/90 or more and
+    # a home or 24-hour check confirms it at 135/85 or more" (the home reading named by its setting below)
+    if not cats and re.search(r"\b(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension) (?:if|when)\b",
+                              before, re.I):
+        cats = ["hypertension"]
     # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
     # offer ambulatory monitoring ... to confirm the diagnosis"
     # ("if clinic blood pressure is 140/90 mmHg or higher, offer ambulatory monitoring (ABPM) to confirm;")
+    # ("if clinic blood pressure is 140/90 mm Hg or higher, offer ambulatory monitoring, or home monitoring if ...")
     if not cats and (re.match(r"[^.;]{0,160}\bto confirm(?: (?:the |a )?diagnosis\b|\s*[;.]|$)", after, re.I)
+                     or re.match(r"[^.;]{0,40}\b(?:offer|arrange|use)\b[^.;]{0,20}\b(?:ambulatory|home) (?:blood "
+                                 r"pressure )?monitoring\b", after, re.I)
                      or re.search(r"\bto confirm (?:the |a )?diagnosis\b[^.;]{0,100}$", before, re.I)):
         cats = ["hypertension"]
     if cats:

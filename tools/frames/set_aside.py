@@ -66,6 +66,8 @@ REPLACED_AGE = re.compile(
     r"|\b(?:rather than|instead of)\s*$"
     # "start screening at 45 ... rather than waiting until 50"
     r"|\brather than (?:waiting|wait) (?:until|till|to)\s*(?:age\s*)?$"
+    # "extends formal risk assessment to everyone aged 30 to 84, rather than starting at forty"
+    r"|\b(?:rather than|instead of) (?:starting|beginning|stopping|ending) (?:at|from)\s*(?:age\s*)?$"
     r"|\binstead of (?:every|once|the previous|the old)\b[^.;,()]*$", re.I)
 
 

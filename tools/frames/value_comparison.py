@@ -25,7 +25,7 @@ def thresholds_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
 def targets_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
     """Whether two statements' goals differ in a unit both state ("below 53 mmol/mol (7.0%)" against "below 7%": the
     same goal)."""
-    goals = [_a1c_in_percent(qs) for qs in _clinic_goals(qa, qb)]
+    goals = _systolic_parts(*[_a1c_in_percent(qs) for qs in _clinic_goals(qa, qb)])
     # two goals in one unit ("below 130/80 mm Hg ..., for whom the systolic target is below 130 mm Hg") are matched
     # by what they measure
     ka, kb = _shared(*goals, lambda q: q.unit)
@@ -33,6 +33,25 @@ def targets_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
         ka, kb = _shared(*goals, lambda q: (q.unit, q.name))
     ka, kb = sorted(map(_goal_limit, ka)), sorted(map(_goal_limit, kb))
     return bool(ka and kb and ka != kb) or _level_against_reduction(*goals)
+
+
+def _systolic_parts(qa: list, qb: list) -> list[list]:
+    """Two statements' goals, a systolic and diastolic goal reduced to its systolic part where the other statement's
+    blood-pressure goals are all systolic ("a systolic target under 130 mm Hg" against "below 130/80 mm Hg": the
+    same systolic goal; the diastolic is not stated by the first)."""
+    def systolic_only(qs: list) -> bool:
+        bp = [q for q in qs if q.unit == "mm Hg"]
+        return bool(bp) and all(q.name.startswith("systolic") and "/" not in q.value for q in bp)
+
+    def systolic(qs: list) -> list:
+        return [q.model_copy(update={"name": "systolic blood pressure", "value": q.value.split("/")[0]})
+                if q.unit == "mm Hg" and q.op != "range" and "/" in q.value else q for q in qs]
+
+    if systolic_only(qa) and not systolic_only(qb):
+        return [qa, systolic(qb)]
+    if systolic_only(qb) and not systolic_only(qa):
+        return [systolic(qa), qb]
+    return [qa, qb]
 
 
 def _level_against_reduction(qa: list, qb: list) -> bool:
