@@ -1,7 +1,8 @@
 """Recommendation frames: guideline sentences as structured (intervention, population, action, interval,
 thresholds/targets, strength) records, and typed conflicts between organizations and versions.
 
-Modules: :mod:`.schema` (pydantic models), :mod:`.lexicon` (normalization tables), :mod:`.rules` (regex rule
+Modules: :mod:`.schema` (pydantic models), :mod:`.lexicon` (interventions and tests), :mod:`.subgroups`
+(eligibility criteria and subgroup conditions), :mod:`.numbers` (numbers in words), :mod:`.rules` (regex rule
 layer), :mod:`.extract` (sentence and document extraction, spaCy), :mod:`.bands` (effective age bands) and
 :mod:`.conflicts` (typed disagreements). Nothing heavy is imported here.
 """

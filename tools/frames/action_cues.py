@@ -4,6 +4,8 @@ individual decision, insufficient evidence, recommend against, discourage), chec
 
 from __future__ import annotations
 
+from clinrag.tools.frames.no_stance import AUDIENCE, ENTRY_STEP, NEW_AGE, STEP
+
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
 # "At the lung health check, calculate ...",
 # "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a label of up to six words ("NICE: offer
@@ -11,42 +13,9 @@ from __future__ import annotations
 # ("4.4 Measure A1C ...", an order set's "(1) Order HbA1c ...") or a conjunction that opens a later part ("..., and do
 # not screen after 85").
 _LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
-_STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
-IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{_STEP}|(?:and|or|then|but)\s+)?"
+IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{STEP}|(?:and|or|then|but)\s+)?"
                  rf"(?:{_LABEL})?"
                  r"(?:(?:for|in|among|if|when|once|from|between|aged?|per|according to|at)\b[^,;]{0,120},\s*)?")
-
-# a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
-# identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70", "Pathway entry: adults aged 40 to
-# 84 without cardiovascular disease"): a cue of "recommend"; the pathway's stance on those people is in its other
-# steps (:func:`pairing.states_no_stance`)
-ENTRY_STEP = (rf"^\W*(?:{_STEP})?(?:eligibility|eligible population|who to screen|who|inclusion"
-              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\s*:"
-              rf"|^\W*{_STEP}(?:identify|select|include|enrol+)\b"
-              # an order set's criteria, one per step: "Step 1 - Age: patient is 55 through 77 years old", "Step 2 -
-              # Smoking history: at least 30 pack-years, ..."
-              rf"|^\W*{_STEP}(?:age|age range|smoking history|smoking|tobacco history|risk factors?)\s*:"
-              # "Who this pathway is for: adults aged 40 to 84 without established cardiovascular disease"
-              r"|^\W*who (?:this|the) (?:pathway|programme|program|order set|protocol|service) is for\s*:")
-
-# who a leaflet or decision aid is for ("This decision aid is for people aged 40 to 59 who ...", "The test is meant only
-# for men who can expect to live at least another ten years"): a cue of "recommend"; the document's stance on those
-# people is in its other statements (:func:`pairing.states_no_stance`)
-AUDIENCE = (r"^\W*this (?:decision aid|leaflet|guide|booklet|factsheet|fact sheet) is (?:meant |intended |written )?"
-            r"(?:only )?for\b"
-            r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
-            r"|individuals|those|anyone|members)\b")
-
-# a referral on a result ("Step 4 - Refer to urology if the PSA is 3.0 ng/mL or higher, or if the digital rectal
-# examination is abnormal"): what to do at a result, not whether to screen (:func:`pairing.states_no_stance`)
-REFERRAL_STEP = rf"^\W*(?:{_STEP})?(?:[\w ()-]{{1,30}}:\s*)?refer\b"
-
-# a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
-# pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`pairing.states_no_stance`)
-NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w+ ){0,3}(?:begins?|starts?|stops?"
-           r"|ends?)) (?:has been|was|is now) (?:lowered|raised|reduced|increased|extended|moved|changed) "
-           r"(?:from (?:age )?\d+ )?to (?:age )?\d+"
-           r"|\bcan (?:still )?(?:stay|remain) in the (?:pathway|programme|program|screening)\b")
 
 # permission to stop ("can stop", "may exit screening", "may be discontinued", "it is appropriate to stop", "no longer
 # need"): a cue of "discourage", and what turns a favourable grade into one (:func:`action`)
@@ -112,7 +81,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
         # "Once you are older than 77, ..., routine scans end"
         r"|\b(?:routine|regular) (?:scans|screening|tests|testing|invitations) (?:stop|end|cease)s?\b"
-        rf"|^\W*(?:{_STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}"
+        rf"|^\W*(?:{STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}"
         r"\b(?:pathway|programme|program|screening)\b"
         # "Step 4, exit: patients leave the recall list at their 71st birthday"
         r"|\b(?:leave|exit|(?:are |is )?removed from|come off|drop off) the (?:\w+ )?(?:recall|invitation|screening) "
@@ -342,8 +311,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a pathway's step named by its verb ("Step 3, order: total PSA, repeated at 24-month intervals") and a
         # summary table's row or a step named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12
         # months", "Step 3, treatment targets: clinic blood pressure below 140/90 mmHg")
-        rf"|^\W*{_STEP}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
-        rf"|^\W*(?:{_STEP})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing"
+        rf"|^\W*{STEP}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
+        rf"|^\W*(?:{STEP})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing"
         r"|(?:treatment |blood pressure |BP |A1C |HbA1c )?(?:targets?|goals?))\b"
         r"[^:.;]{0,60}:",
     ),

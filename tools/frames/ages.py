@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import set_aside
-from clinrag.tools.frames.lexicon import tens_as_digits
+from clinrag.tools.frames.numbers import tens_as_digits
 
 _DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
                  "eighties": 80}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clinrag.tools.frames import ages, intervals, lexicon, rules
+from clinrag.tools.frames import ages, intervals, lexicon, rules, subgroups
 from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
@@ -76,7 +76,7 @@ def clauses(sentence: str) -> list[str]:
         graded = rules.strength(left), rules.strength(right)  # "... (grade B), and may selectively offer (grade C)"
         # "women who have had a hysterectomy do not need screening, and women over 65 with adequate prior screening
         # can stop": other people
-        groups = set(lexicon.labels(lexicon.CONDITIONS, left)), set(lexicon.labels(lexicon.CONDITIONS, right))
+        groups = set(subgroups.conditions(left)), set(subgroups.conditions(right))
         # "... is not recommended for women under 21, and women who have had a hysterectomy should not be screened":
         # the first part's people are set by their ages, the second's by a condition
         by_ages_then_group = ages.age_spans(left) and not ages.age_spans(right) and groups[1] and not groups[0]
@@ -176,10 +176,10 @@ def _gapped(sentence: str) -> list[str] | None:
         # ("Drug therapy should be started at 140/90 mm Hg or above in every adult, and from 130/80 mm Hg in those at
         # high cardiovascular risk": other people, set by a criterion, with a value of their own)
         own_people = all(valued) and (
-            set(lexicon.labels(lexicon.CRITERIA, right)) - set(lexicon.labels(lexicon.CRITERIA, left))
-            or set(lexicon.labels(lexicon.CONDITIONS, right)) - set(lexicon.labels(lexicon.CONDITIONS, left)))
+            set(subgroups.criteria(right)) - set(subgroups.criteria(left))
+            or set(subgroups.conditions(right)) - set(subgroups.conditions(left)))
         own_ages = ages.age_spans(left) and ages.age_spans(right) and (
-            intervals.interval_spans(right) or valued[1] or lexicon.labels(lexicon.CRITERIA, right))
+            intervals.interval_spans(right) or valued[1] or subgroups.criteria(right))
         if own_people or own_ages:
             # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)"
             return [_with_trailing_strength(left, right), right]
@@ -273,8 +273,8 @@ def _stands_apart(parts: list[str]) -> bool:
     # (a test named in parentheses explains another: "co-testing (cytology plus hrHPV)")
     tests = [{t for *_, t in lexicon.tests(rules.unbracketed(p), intervention)} if intervention else set()
              for p in parts]
-    groups = [set(lexicon.labels(lexicon.CONDITIONS, p)) for p in parts]
-    criteria = [set(lexicon.labels(lexicon.CRITERIA, p)) for p in parts]
+    groups = [set(subgroups.conditions(p)) for p in parts]
+    criteria = [set(subgroups.criteria(p)) for p in parts]
     values = [{q.key() for qs in quantities(p) for q in qs} for p in parts]
 
     def own(found: list[set[str]], i: int) -> bool:

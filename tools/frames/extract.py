@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from clinrag.tools.frames import ages, lexicon, rules
+from clinrag.tools.frames import ages, lexicon, rules, subgroups
 from clinrag.tools.frames.clauses import SAME_AGES, clauses
 from clinrag.tools.frames.examinations import added_to, test_options
 from clinrag.tools.frames.populations import alternative_conditions, population_segments
@@ -88,8 +88,8 @@ def _population(text: str, context: FrameContext | None) -> Population:
         age_min=lo,
         age_max=hi,
         risk=_risk(text),
-        criteria=lexicon.labels(lexicon.CRITERIA, who),
-        conditions=lexicon.labels(lexicon.CONDITIONS, who),
+        criteria=subgroups.criteria(who),
+        conditions=subgroups.conditions(who),
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import set_aside
-from clinrag.tools.frames.lexicon import NUMBER, number
+from clinrag.tools.frames.numbers import NUMBER, number
 from clinrag.tools.frames.schema import Interval
 
 # the number words an interval is written with

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from clinrag.tools.frames import bands
-from clinrag.tools.frames.action_cues import AUDIENCE, ENTRY_STEP, NEW_AGE, REFERRAL_STEP
+from clinrag.tools.frames.no_stance import AUDIENCE, NO_STANCE
 from clinrag.tools.frames.schema import STANCE, Frame
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
@@ -111,7 +111,6 @@ def actions_disagree(a: str, b: str) -> bool:
     return sa != sb and {sa, sb} != _COMPATIBLE_STANCES
 
 
-_NO_STANCE = re.compile(f"{ENTRY_STEP}|{AUDIENCE}|{NEW_AGE}|{REFERRAL_STEP}", re.I)
 _AUDIENCE = re.compile(AUDIENCE, re.I)
 
 
@@ -153,7 +152,7 @@ def states_no_stance(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     decision"): it says who the document is for or what to do at a result, and the document's stance is that of its
     other statements, so its "recommend" is not compared on action (an age it excludes, "screening is no longer
     offered to people aged 21 to 24", still is)."""
-    return f.action == "recommend" and bool(_NO_STANCE.search(f.sentence or "")) and any(
+    return f.action == "recommend" and bool(NO_STANCE.search(f.sentence or "")) and any(
         g.sentence != f.sentence and STANCE[g.action] not in ("for", "against")
         for g in docs[(f.doc_id, f.intervention)])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames import lexicon
+from clinrag.tools.frames import subgroups
 
 _POP_HEAD = re.compile(
     r"\b(?:in|for|to|among)\s+(?:(?:all|Black|older|younger)\s+)?"
@@ -29,7 +29,7 @@ def _subject_segments(text: str) -> list[str] | None:
     m = _SUBJECTS.match(text)
     if not m:
         return None
-    own = [set(lexicon.labels(lexicon.CRITERIA, g)) | set(lexicon.labels(lexicon.CONDITIONS, g)) for g in m.groups()]
+    own = [set(subgroups.criteria(g)) | set(subgroups.conditions(g)) for g in m.groups()]
     if not all(own) or own[0] == own[1]:
         return None
     return [f"{subject}{text[m.end() :]}" for subject in m.groups()]
@@ -58,8 +58,8 @@ def population_segments(text: str) -> list[str]:
     or two subjects with criteria of their own before the verb, or a second subject that repeats the first one's
     verb with an age of its own, or a higher-risk group's own start after the general band); the shared prefix and
     suffix go with each."""
-    if (m := _GROUP_START.match(text)) and (lexicon.labels(lexicon.CRITERIA, m["alt"])
-                                            or lexicon.labels(lexicon.CONDITIONS, m["alt"])):
+    if (m := _GROUP_START.match(text)) and (subgroups.criteria(m["alt"])
+                                            or subgroups.conditions(m["alt"])):
         return [f"{m['pre']}{m['band']}{m['rest']}", f"{m['pre']}{m['alt']}{m['rest']}"]
     if m := _GAPPED_AGE.match(text):
         return [f"{m['pre']}{m['h1']}{m['verb']} {m['age1']}{m['rest']}", f"{m['pre']}{m['h2']}{m['verb']} {m['age2']}"
@@ -109,7 +109,7 @@ def alternative_conditions(text: str) -> list[str]:
         # the same subject, another verb: "once a person has gone 15 years without smoking or develops a health
         # problem that limits life expectancy", when each side names a criterion or a condition of its own
         parts = _OTHER_VERB.split(text[first.end() :], maxsplit=1)
-        if len(parts) < 2 or not all(lexicon.labels(lexicon.CRITERIA, p) or lexicon.labels(lexicon.CONDITIONS, p)
+        if len(parts) < 2 or not all(subgroups.criteria(p) or subgroups.conditions(p)
                                      for p in parts):
             return [text]
     if len(parts) < 2:

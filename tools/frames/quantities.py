@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import set_aside
-from clinrag.tools.frames.lexicon import NUMBER_WORDS
+from clinrag.tools.frames.numbers import NUMBER_WORDS
 from clinrag.tools.frames.quantity_names import quantity_name
 from clinrag.tools.frames.schema import Quantity
 

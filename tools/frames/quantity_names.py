@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames.lexicon import NUMBER_WORDS, number
+from clinrag.tools.frames.numbers import NUMBER_WORDS, number
 
 _BP_CATEGORY = re.compile(
     r"(high-normal blood pressure|normal blood pressure|elevated blood pressure|stage [12] hypertension|hypertension)",

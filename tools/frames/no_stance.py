@@ -1,0 +1,44 @@
+"""Statements that take no stance of their own: who a pathway, leaflet or decision aid is for, a change note's new
+age and a referral on a result. Each is a cue of "recommend" (:mod:`.action_cues`) for the people it names, and
+:func:`pairing.states_no_stance` keeps it out of action comparisons where the document states its stance
+elsewhere."""
+
+from __future__ import annotations
+
+import re
+
+STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
+
+# a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
+# identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70", "Pathway entry: adults aged 40 to
+# 84 without cardiovascular disease"): a cue of "recommend"; the pathway's stance on those people is in its other
+# steps (:func:`pairing.states_no_stance`)
+ENTRY_STEP = (rf"^\W*(?:{STEP})?(?:eligibility|eligible population|who to screen|who|inclusion"
+              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\s*:"
+              rf"|^\W*{STEP}(?:identify|select|include|enrol+)\b"
+              # an order set's criteria, one per step: "Step 1 - Age: patient is 55 through 77 years old", "Step 2 -
+              # Smoking history: at least 30 pack-years, ..."
+              rf"|^\W*{STEP}(?:age|age range|smoking history|smoking|tobacco history|risk factors?)\s*:"
+              # "Who this pathway is for: adults aged 40 to 84 without established cardiovascular disease"
+              r"|^\W*who (?:this|the) (?:pathway|programme|program|order set|protocol|service) is for\s*:")
+
+# who a leaflet or decision aid is for ("This decision aid is for people aged 40 to 59 who ...", "The test is meant only
+# for men who can expect to live at least another ten years"): a cue of "recommend"; the document's stance on those
+# people is in its other statements (:func:`pairing.states_no_stance`)
+AUDIENCE = (r"^\W*this (?:decision aid|leaflet|guide|booklet|factsheet|fact sheet) is (?:meant |intended |written )?"
+            r"(?:only )?for\b"
+            r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
+            r"|individuals|those|anyone|members)\b")
+
+# a referral on a result ("Step 4 - Refer to urology if the PSA is 3.0 ng/mL or higher, or if the digital rectal
+# examination is abnormal"): what to do at a result, not whether to screen (:func:`pairing.states_no_stance`)
+REFERRAL_STEP = rf"^\W*(?:{STEP})?(?:[\w ()-]{{1,30}}:\s*)?refer\b"
+
+# a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
+# pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`pairing.states_no_stance`)
+NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w+ ){0,3}(?:begins?|starts?|stops?"
+           r"|ends?)) (?:has been|was|is now) (?:lowered|raised|reduced|increased|extended|moved|changed) "
+           r"(?:from (?:age )?\d+ )?to (?:age )?\d+"
+           r"|\bcan (?:still )?(?:stay|remain) in the (?:pathway|programme|program|screening)\b")
+
+NO_STANCE = re.compile(f"{ENTRY_STEP}|{AUDIENCE}|{NEW_AGE}|{REFERRAL_STEP}", re.I)

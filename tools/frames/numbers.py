@@ -1,0 +1,33 @@
+"""Numbers written in words, as guidelines write them: small numbers ("every three years", "at least another
+ten years") and the tens ("forty-five", "thirty pack-years")."""
+
+from __future__ import annotations
+
+import re
+
+NUMBER_WORDS: dict[str, int] = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12,
+}
+"""Small numbers written in words: intervals ("every three years"), percentages ("seven and a half percent") and
+the units of an age ("forty-five")."""
+
+
+NUMBER = rf"\d+|{'|'.join(NUMBER_WORDS)}"
+"""A number in digits or in words ("every three years", "at least another ten years"), read by :func:`number`."""
+
+
+def number(text: str) -> int:
+    """A number written in digits ("10") or as one of :data:`NUMBER_WORDS` ("ten")."""
+    return NUMBER_WORDS.get(text.lower(), 0) or int(text)
+
+
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_UNITS = {word: n for word, n in NUMBER_WORDS.items() if n < 10}
+_SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b", re.I)
+
+
+def tens_as_digits(text: str) -> str:
+    """Numbers from 20 to 99 written in words as digits: ages ("forty-five to fifty-four" -> "45 to 54") and
+    criteria ("thirty pack-years" -> "30 pack-years")."""
+    return _SPELLED.sub(lambda m: str(_TENS[m.group(1).lower()] + _UNITS.get((m.group(2) or "").lower(), 0)), text)

@@ -1,0 +1,172 @@
+"""Who a statement is for, beyond age and sex: eligibility criteria (pack-years, years since quitting,
+life expectancy, risk factors), compared across documents as the "eligibility" facet, and subgroup
+conditions (dense breasts, hysterectomy, frailty ...), which make a population of their own: conflicts
+only compare frames whose condition sets are equal. Each table is a tuple of ``(label, regex)`` pairs,
+matched case-insensitively; :func:`criteria` and :func:`conditions` apply them."""
+
+from __future__ import annotations
+
+import re
+
+from clinrag.tools.frames.numbers import NUMBER, number, tens_as_digits
+
+# Eligibility criteria: qualifiers on who is eligible, compared across documents as the "eligibility" facet.
+# A label with "{}" takes the first captured number. "key op value" / "key: value" lets conflicts compare keys.
+CRITERIA: tuple[tuple[str, str], ...] = (
+    ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?|\b(\d+) or more pack[- ]years?"),
+    (
+        "years since quitting <= {}",
+        # "quit within the past 15 years", "current smoking or cessation within the past 15 years"
+        r"\b(?:quit|stopped|gave up|given up|cessation)(?: smoking)? (?:within|no more than|in) (?:the )?"
+        r"(?:past |last |previous )?(\d+) years",
+    ),
+    # stop once someone "has not smoked for more than 15 years" / "has gone 15 years without smoking"
+    ("years since quitting > {}",
+     r"\bnot smoked (?:for )?more than (\d+) years|\bquit (?:smoking )?more than (\d+) years"),
+    ("years since quitting >= {}", r"\b(?:gone|been|spent) (\d+) (?:or more )?years without smoking"),
+    ("years since quitting: any",
+     r"\b(?:no matter|(?:it )?(?:does not|doesn't) matter) how long ago|\bwhatever the time since\b"
+     r"|\bhowever long ago\b"
+     # "whether you still smoke or quit many years ago" (not "or quit within the past 15 years")
+     r"|\bwhether (?:you|they|he|she) (?:still |currently )?smokes? or (?:have |has )?(?:quit|stopped|gave up)\b"
+     r"(?! (?:smoking )?(?:within|in the))"
+     r"|\b(?:time|years) since quitting (?:is|are) not an? (?:exclusion|criterion|barrier)\b"
+     r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\bnot be used to exclude"
+     r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
+     r"|(?:number of )?years since|when (?:\w+ ){1,2}(?:quit|stopped|gave up))"),
+    (
+        "smoking status: current or former",
+        r"\bcurrently smoke|\bcurrent smok|\bformerly smoked|\bformer smok|\bstill smoke",
+    ),
+    ("life expectancy <= {} years", rf"\blife expectancy (?:is|of) ({NUMBER}) years or (?:less|fewer)"),
+    ("life expectancy > {} years", rf"\blife expectancy of more than ({NUMBER}) years"),
+    (
+        "life expectancy >= {} years",
+        rf"\blife expectancy (?:is |of )?(?:at least )?({NUMBER}) years or (?:longer|more)|"
+        rf"\blife expectancy (?:of|is) at least ({NUMBER}) years"
+        rf"|\blive at least (?:another )?({NUMBER}) (?:more )?years",
+    ),
+    ("one or more CVD risk factors", r"\bone or more (?:cardiovascular )?risk factors"),
+    ("not at increased bleeding risk",
+     r"\bnot at (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"),
+    ("high cardiovascular risk", r"\b(?:high|higher|elevated) cardiovascular risk"),
+    ("good overall health", r"\boverall health is good|\bin good (?:overall )?health"),
+    ("no significant hypoglycemia", r"\bwithout significant hypoglycemia"),
+    (
+        "Black ancestry",
+        r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b|\bAfrican (?:descent|ancestry)",
+    ),
+    # "carriers of a pathogenic BRCA2 variant"
+    # (and "carriers of a BRCA1 or BRCA2 pathogenic variant")
+    ("germline mutation", r"\bgermline mutations?|\b(?:pathogenic )?BRCA[12]?(?: or BRCA[12])? (?:pathogenic )?"
+                          r"(?:variant|mutation)s?\b"),
+    (
+        "family history",
+        r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
+        # "members who have a father, brother or son with prostate cancer"
+        r"|\b(?:father|brother|son),? (?:(?:father|brother|son),? )?or (?:father|brother|son)\b",
+    ),
+)
+
+# Subgroup conditions: a frame with a condition is about a different population than one without it, so
+# conflicts only compare frames whose condition sets are equal.
+CONDITIONS: tuple[tuple[str, str], ...] = (
+    ("dense breasts", r"\bdense breasts?"),
+    ("negative mammogram", r"\bnegative (?:screening )?mammogram"),
+    ("hysterectomy", r"\bhysterectomy"),
+    # whether to go on, not whether to start: "People already taking aspirin for primary prevention should review
+    # continuation with their clinician"
+    ("already taking it", r"\b(?:already|currently) (?:taking|on|using)\b"),
+    # "women living with HIV should be screened ... every 3 years from the age of 25", "if you have a weakened immune
+    # system"
+    ("immunocompromised", r"\bliving with HIV\b|\bHIV[- ](?:positive|infection)\b"
+     r"|\bimmuno-?(?:compromised|suppress\w*)\b|\b(?:weakened|weak|compromised) immune system\b|\borgan transplant\b"),
+    ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"),
+    (
+        "adequate prior screening",
+        r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening"
+        r"|\bprior screening (?:was|is|has been|had been) adequate"
+        # "persons who are up to date with screening and have had consistently negative prior tests"
+        r"|\bconsistently negative (?:prior |previous )?(?:tests|screening|results)\b",
+    ),
+    ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
+    # secondary prevention: "patients who take aspirin after a heart attack, stent or stroke"
+    ("established cardiovascular disease",
+     r"\bafter (?:a |an )?(?:heart attack|myocardial infarction|stent|ischa?emic stroke)"
+     r"|(?<!without )(?<!no )\b(?:established|known) (?:cardiovascular disease|CVD|ASCVD)\b"),
+    (
+        "limited life expectancy",
+        r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy"
+        r"|\blife expectancy (?:of )?(?:less than|under|below) (?:\d+|one|two|three|four|five|ten)\b"
+        r"|\blimits? how long (?:\w+ ){1,2}expected to live",
+    ),
+    ("nursing home residents", r"\bnursing home"),
+    # looser or tighter glycemic goals for subgroups: "if you are frail ... or have had dangerous hypos", "people who
+    # manage their diabetes with diet alone" (not "a decision that weighs frailty", "without severe hypoglycemia")
+    ("frailty",
+     r"\b(?:with|are|is|in) frailty\b|\b(?:are|is) (?:older and |elderly and )?frail\b"
+     # ("frail or housebound adults")
+     r"|\bfrail (?:(?:or|and) [\w-]+ )?(?:older )?(?:people|persons|adults|patients)"),
+    # (and a leaflet's "if you ... often have low blood sugar")
+    ("severe hypoglycemia",
+     r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) (?:hypo(?:glyc(?:a)?emia|s)\b"
+     r"|low blood (?:sugar|glucose)\b)|\b(?:episodes|bouts) of very low blood (?:sugar|glucose)\b"
+     r"|\b(?:often|frequently|repeatedly) (?:have|get|had) (?:low blood (?:sugar|glucose)|hypos)\b"
+     # ("if low blood sugar (hypos) is a problem for you")
+     r"|\b(?:low blood (?:sugar|glucose)(?: \(hypos\))?|hypos) (?:is|are) a problem\b"),
+    ("diabetes managed by diet alone",
+     # (not a first treatment step: "should start with lifestyle measures alone")
+     r"(?<!start with )(?<!begin with )\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b"
+     r"|\bdiet-only\b"),
+    # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"
+    # ("if you are young and newly diagnosed"; not "newly diagnosed hypertension", another condition's onset)
+    ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b"
+     r"|\b(?:young|younger)(?: adults?| people| patients)? (?:and|who are) newly diagnosed\b"
+     r"|\bnewly diagnosed (?:with )?(?:type 2 )?diabetes\b"),
+    # (and what makes it: "if you have had a stomach ulcer or a serious bleed, or if you take another blood thinner")
+    ("increased bleeding risk", r"(?<!not )\bat (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"
+     r"|\b(?:had|history of) (?:a )?(?:stomach|peptic|gastric|duodenal) ulcer|\bhad (?:a )?(?:serious|major) bleed"
+     r"|\b(?:take|taking|on) (?:another|an?) (?:blood thinner|anticoagulant)"),
+    # "those treated for CIN2 or worse should continue for at least 25 years after treatment, even beyond 65" (not
+    # "no history of CIN2+", who may stop)
+    ("treated for CIN2+", r"(?<!no )\b(?:treated for|history of) CIN ?2\b"),
+    ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
+    ("harms outweigh benefits", r"\bharms outweigh the benefits"),
+    # "people who have never smoked should not be screened on the basis of second-hand smoke exposure alone"
+    ("never smoked", r"\b(?:have|has) never smoked\b|\bnever[- ]smokers?\b|\blifelong non-?smokers?\b"),
+    # a catch-up offer: "women over 60 who have never been screened should be offered a single HPV test"
+    ("never screened", r"\b(?:have|has) never been screened\b|\bnever[- ]screened\b|\bunscreened\b"),
+)
+
+
+# what a criterion or condition is named after when its absence is stated: "patients aged 50 to 70 with ... no
+# first-degree relative with colorectal cancer", "without a family history", "has no history of CIN2+ or hysterectomy",
+# "are not immunosuppressed"
+_ABSENT_BEFORE = re.compile(
+    r"\b(?:no|without)(?: (?:personal |prior |known )?(?:history|record) of)?(?: an?| any| known)?"
+    r"(?:(?: [\w+-]+){1,3},?(?: or| nor)(?: [\w+-]+)?)? $"
+    # "people ... who have no symptoms and are not immunosuppressed"
+    r"|\b(?:is|are|was|were) not $", re.I)
+
+
+def _labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
+    """The labels of a table (:data:`CRITERIA`, :data:`CONDITIONS`) that ``text`` names, in table order, unless named
+    only as absent (:data:`_ABSENT_BEFORE`); a label with "{}" takes the first captured number (in digits)."""
+    out = []
+    text = tens_as_digits(text)
+    for label, pattern in table:
+        m = next((m for m in re.finditer(pattern, text, re.I) if not _ABSENT_BEFORE.search(text[: m.start()])), None)
+        if m:
+            num = next((g for g in m.groups() if g), None) if m.groups() else None
+            out.append(label.format(number(num)) if "{}" in label else label)
+    return list(dict.fromkeys(out))
+
+
+def criteria(text: str) -> list[str]:
+    """The eligibility criteria ``text`` names (:data:`CRITERIA`), in table order."""
+    return _labels(CRITERIA, text)
+
+
+def conditions(text: str) -> list[str]:
+    """The subgroup conditions ``text`` names (:data:`CONDITIONS`), in table order."""
+    return _labels(CONDITIONS, text)
