@@ -92,3 +92,12 @@ def test_an_insurers_exclusion_asking_the_doctor_whether_and_a_leaflets_options(
     assert _summary("The simplest option is a home stool test (FIT), which you do every two years; a colonoscopy only "
                     "needs repeating every ten years.", CRC) == [
         ("suggest_or_consider", "FIT", None, None, 24), ("suggest_or_consider", "colonoscopy", None, None, 120)]
+
+
+def test_a_warning_against_stopping_a_drug_is_no_individual_decision():
+    assert [f.action for f in extract_frames(
+        "Never stop aspirin that was prescribed after a heart attack, stent or stroke without talking to your doctor.",
+        doc_meta={"topic": "aspirin-primary-prevention"})] == []
+    # a test taken only after a discussion is one
+    assert _summary("No man should have a PSA test without first discussing what a raised result could lead to.",
+                    {"topic": "prostate-cancer-screening"}) == [("individual_decision", None, None, None, None)]

@@ -83,6 +83,10 @@ def test_lay_words_typos_and_the_person_in_the_searched_text(vocab):
     u = understand_by_rules("Do I need a pap smear at 23?", vocab)
     assert "cervical cancer screening cytology" in u.searched_as and u.searched_as.endswith("(aged 23)")
     assert {r.kind for r in u.rewrites} == {"lay_term"}
+    # a colon or bowel test is colorectal screening ("is 50 too early for a colon test" was refused as unsupported)
+    assert understand_by_rules("is 50 too early for a colon test my doc says 45", vocab).searched_as == (
+        "is 50 too early for a colorectal cancer screening my doc says 45")
+    assert "colorectal cancer screening" in understand_by_rules("when do i stop the bowel test", vocab).searched_as
     # correctly spelled words (corpus or English) are never rewritten
     text = "Should women aged 40 to 74 get biennial screening mammography?"
     assert understand_by_rules(text, vocab).searched_as == text

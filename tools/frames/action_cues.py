@@ -122,7 +122,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bcounsel+ed (?:about|on) (?:the )?(?:possible )?"
         r"(?:benefits and harms|harms and benefits|risks and benefits)"
         # "no man should have a PSA test without first discussing what a raised result could lead to"
-        r"|\bwithout (?:first )?(?:discussing|a discussion|talking)\b"
+        # (not a warning against stopping a drug: "Never stop aspirin that was prescribed after a heart attack ...
+        # without talking to your doctor")
+        r"|^(?![^.;]*\bstop\w*\b[^.;]*\bwithout\b)[^.;]*?\bwithout (?:first )?(?:discussing|a discussion|talking)\b"
         # "Black men should begin that conversation at 45"
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\b(?:begin|start)\w* (?:talking|discussing)\b"
