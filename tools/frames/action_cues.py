@@ -7,11 +7,10 @@ from __future__ import annotations
 from clinrag.tools.frames.no_stance import AUDIENCE, ENTRY_STEP, NEW_AGE, STEP
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
-# "At the lung health check, calculate ...",
-# "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a label of up to six words ("NICE: offer
-# ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number
-# ("4.4 Measure A1C ...", an order set's "(1) Order HbA1c ...") or a conjunction that opens a later part ("..., and do
-# not screen after 85").
+# "At the lung health check, calculate ...", "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a
+# label of up to six words ("NICE: offer ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to
+# 29: order ...") or a section number ("4.4 Measure A1C ...", an order set's "(1) Order HbA1c ...") or a conjunction
+# that opens a later part ("..., and do not screen after 85").
 _LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
 IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{STEP}|(?:and|or|then|but)\s+)?"
                  rf"(?:{_LABEL})?"
@@ -75,8 +74,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # is blocked"
         r"|\border (?:is|will be) blocked\b|\bdisplays? ['\"‘“](?:do not|don't)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
-        r"|\b(?:is|are) (?:considered |deemed )?not (?:medically necessary|covered)\b"
-        r"|\b(?:is|are) not (?:considered|deemed) (?:medically necessary|covered)\b"
+        r"|\b(?:is|are) (?:(?:considered |deemed )?not|not (?:considered|deemed)) (?:medically necessary|covered)\b"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
         r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
         # "Once you are older than 77, ..., routine scans end"

@@ -42,3 +42,4 @@ NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w
            r"|\bcan (?:still )?(?:stay|remain) in the (?:pathway|programme|program|screening)\b")
 
 NO_STANCE = re.compile(f"{ENTRY_STEP}|{AUDIENCE}|{NEW_AGE}|{REFERRAL_STEP}", re.I)
+IS_AUDIENCE = re.compile(AUDIENCE, re.I)

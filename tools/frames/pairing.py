@@ -6,11 +6,10 @@ entry step, a change note's new age)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from clinrag.tools.frames import bands
-from clinrag.tools.frames.no_stance import AUDIENCE, NO_STANCE
+from clinrag.tools.frames.no_stance import IS_AUDIENCE, NO_STANCE
 from clinrag.tools.frames.schema import STANCE, Frame
 
 _COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
@@ -111,9 +110,6 @@ def actions_disagree(a: str, b: str) -> bool:
     return sa != sb and {sa, sb} != _COMPATIBLE_STANCES
 
 
-_AUDIENCE = re.compile(AUDIENCE, re.I)
-
-
 def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     """A frame that states no ages, in a document whose frames for the same intervention, test, risk group,
     conditions and 10-year risk state ages within its band and another stance: a general statement its own
@@ -135,7 +131,7 @@ def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
         and ages_meet(f, g, docs)
         # (who a leaflet is for, "This leaflet is for you if you are a man between 50 and 69", says whom its other
         # statements address: its "whether to be tested is your choice" is the stance for them, not background)
-        and not _AUDIENCE.search(g.sentence or "")
+        and not IS_AUDIENCE.search(g.sentence or "")
         # a statement for a band of 10-year risk ("if the 10-year risk is below 10%, do not routinely prescribe") is
         # specific already: a statement with ages but no risk band does not refine it
         and (_risk_range(f) is None or _risk_range(g) is not None)

@@ -14,6 +14,10 @@ _BP_CATEGORY = re.compile(
 
 OUT_OF_OFFICE = " (home or ambulatory)"
 
+_YOU_HAVE_IT = r"\b(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
+_YOU_HAVE_IT_AFTER = re.compile(rf"[^.;]{{0,60}}?,\s*{_YOU_HAVE_IT}", re.I)  # "..., you have high blood pressure"
+_YOU_HAVE_IT_IF = re.compile(rf"{_YOU_HAVE_IT} (?:if|when)\b", re.I)  # "you have high blood pressure if ..."
+
 
 _HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) years\b|\b(\d+)-year\b", re.I)
 
@@ -68,15 +72,11 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
         or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
     cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
-    # a leaflet's definition, the reading first: "If your readings are 130 over 80 or higher on two or more visits,
-    # you have high blood pressure"
-    if not cats and re.match(r"[^.;]{0,60}?,\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b",
-                             after, re.I) and re.search(r"\b(?:if|when)\b", before, re.I):
-        cats = ["hypertension"]
-    # ... and the definition first: "You have high blood pressure if your reading at the surgery is 140/90 or more and
-    # a home or 24-hour check confirms it at 135/85 or more" (the home reading named by its setting below)
-    if not cats and re.search(r"\b(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension) (?:if|when)\b",
-                              before, re.I):
+    # a leaflet's definition, the reading first ("If your readings are 130 over 80 or higher on two or more visits,
+    # you have high blood pressure") or after ("You have high blood pressure if your reading at the surgery is 140/90
+    # or more and a home or 24-hour check confirms it at 135/85 or more": the home reading named by its setting below)
+    if not cats and ((_YOU_HAVE_IT_AFTER.match(after) and re.search(r"\b(?:if|when)\b", before, re.I))
+                     or _YOU_HAVE_IT_IF.search(before)):
         cats = ["hypertension"]
     # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
     # offer ambulatory monitoring ... to confirm the diagnosis"

@@ -11,8 +11,8 @@ import re
 # agreement)", "consensus was defined as at least 75% agreement", "endorsed by 88% of panel members"
 # (and a measure's performance rate: "Plans achieving control in 70% or more of eligible members")
 SHARE_OF_PEOPLE = re.compile(r"\s*(?:or (?:more|higher|greater|above) )?(?:agreement|consensus|of (?:the |all |their )?"
-                        r"(?:voting |eligible )?(?:panel|panel members|panellists|panelists|members|votes|voters"
-                        r"|respondents|participants|patients|enrollees|beneficiaries))\b", re.I)
+                             r"(?:voting |eligible )?(?:panel|panel members|panellists|panelists|members|votes|voters"
+                             r"|respondents|participants|patients|enrollees|beneficiaries))\b", re.I)
 # how common something is, not a value of the recommendation: "white-coat hypertension, which affects an estimated
 # 10-30% of people"
 _PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
