@@ -62,6 +62,22 @@ def test_people_already_taking_a_drug_are_their_own_subgroup():
     assert not {facet for facet, _ in _facets(statement, other)} & {"start_age", "stop_age"}
 
 
+def test_an_exception_names_who_a_recommendation_is_not_for():
+    """"unless they are already taking one" excepts those people: the statement is about everyone else, so it is
+    compared with another organization's individual decision for the same ages; a cover excluded "unless there is a
+    history of CIN2+" is about those without it."""
+    f = extract_frames("We suggest against starting a statin for primary prevention in adults older than 75 years, "
+                       "unless they are already taking one and tolerating it well.", doc_meta=STATIN)
+    assert [(x.action, x.population.age_min, x.population.conditions) for x in f] == [("discourage", 76, [])]
+    other = _doc("ot-st", STATIN["topic"], "For adults older than 75, whether to start a statin is an individual "
+                 "decision.")
+    statement = _doc("st-st", STATIN["topic"], f[0].sentence)
+    assert ("action", ("ot-st", "st-st")) in _facets(statement, other)
+    f = extract_frames("Screening after total hysterectomy with removal of the cervix is not covered unless there is a "
+                       "history of CIN2+ or cervical cancer.", doc_meta=CERVICAL)
+    assert [x.population.conditions for x in f] == [["hysterectomy"]]
+
+
 def test_an_invitation_to_people_and_criteria_in_words():
     f = extract_frames("The Authority is inviting people aged 55 to 74 who have ever smoked to a lung health check.",
                        doc_meta=LUNG)

@@ -174,9 +174,9 @@ def test_statins_a_risk_threshold_beside_an_ldl_band_and_a_subgroup_selected_by_
     assert _facets(a, b) == {("threshold", ("a", "b"))}
 
 
-def test_a_change_from_insufficient_evidence_to_an_individual_decision():
-    """Between organizations the two stances are compatible; between versions of one organization they are a
-    change of action."""
+def test_insufficient_evidence_and_an_individual_decision_differ():
+    """One organization finds no evidence to guide the choice, the other leaves it to patient and clinician: a
+    change of action between versions of one organization, a disagreement between organizations."""
     topic = "statin-primary-prevention"
     old = _doc("v-2014", "V", topic, "For adults older than 75 years, the evidence is insufficient to recommend for "
                                      "or against starting a statin.")
@@ -184,7 +184,34 @@ def test_a_change_from_insufficient_evidence_to_an_individual_decision():
                                      "individualized.")
     other = {**new, "doc_id": "w", "org": "W"}
     assert _facets(old, new) == {("action", ("v-2014", "v-2021"))}
-    assert _facets(old, other) == set()
+    assert _facets({**old, "status": "current"}, other) == {("action", ("v-2014", "w"))}
+    kinds = {c.kind for c in find_conflicts(document_frames(old) + document_frames(other))}
+    assert kinds == {"disagreement"}
+
+
+def test_a_question_that_names_ages_is_answered_on_action_for_those_ages():
+    """Two stances on women in their forties do not answer a question about women aged 75 and older; the stances at
+    75 and older do, and start ages are kept (a question often names ages for one of its parts only)."""
+    topic = "breast-cancer-screening"
+    a = _doc("a", "A", topic, "Screening women aged 40 to 49 is not recommended. Mammography every 2 years is recommended for women aged 50 to 74. "
+                              "Evidence is insufficient for women 75 years and older.")
+    b = _doc("b", "B", topic, "Screening mammography is recommended every 2 years for women aged 40 to 74. "
+                              "For women aged 75 and older, the decision to continue should be individualized.")
+    frames = document_frames(a) + document_frames(b)
+
+    def facets(ages):
+        return {(c.facet, tuple(p), tuple(sorted(v.value for v in c.values))) for c in find_conflicts(frames, None, ages)
+                for p in c.pairs}
+
+    everyone = facets(None)
+    assert {f[:2] for f in everyone} == {("action", ("a", "b")), ("start_age", ("a", "b"))}
+    assert "recommend_against (ages 40-49)" in next(f[2] for f in everyone if f[0] == "action")
+    older = facets((75, None))
+    assert {f[:2] for f in older} == {("action", ("a", "b")), ("start_age", ("a", "b"))}
+    action = next(f[2] for f in older if f[0] == "action")
+    assert action == ("individual_decision (ages 75-up)", "insufficient_evidence (ages 75-up)")
+    assert {f[:2] for f in facets((60, 69))} == {("start_age", ("a", "b"))}
+    assert facets((None, None)) == everyone
 
 
 def test_an_a1c_goal_in_ifcc_units_only_is_compared_in_percent():

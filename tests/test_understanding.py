@@ -63,6 +63,19 @@ def test_person(vocab, question, age, sex):
     assert (u.age, u.sex) == (age, sex)
 
 
+@pytest.mark.parametrize("question, ages", [
+    ("Do the USPSTF and ACS agree on mammography for women aged 75 and older?", (75, None)),
+    ("Should adults aged 76 to 85 be screened for colorectal cancer?", (76, 85)),
+    ("Do they agree on aspirin for people in their sixties?", (60, 69)),
+    ("Should women under 30 have HPV tests?", (None, 29)),
+    ("Should my 72 year old dad still get PSA tests?", (72, 72)),
+    ("When should average-risk women start mammograms?", None),
+    ("Did the 2013 USPSTF lung screening recommendation and the 2023 ACS guideline agree?", None),
+])
+def test_the_ages_a_question_asks_about(vocab, question, ages):
+    assert understand_by_rules(question, vocab).ages == ages
+
+
 @pytest.mark.parametrize("question, factors", [
     ("im 48 and my dad had colon cancer, when should i get screened?", ["family history"]),
     ("My mother was diagnosed with breast cancer at 45. When should I start mammograms?", ["family history"]),

@@ -46,7 +46,8 @@ def merge(rules: Understood, parsed: ChatParse, vocab: Vocabulary) -> Understood
         "as_of": parsed.as_of or rules.as_of, "before": parsed.before or rules.before,
         "change_intent": parsed.change_intent or rules.change_intent,
         "comparison": parsed.comparison or rules.comparison,
-        "age": age, "sex": sex, "language": parsed.language, "searched_as": searched, "method": "chat_model",
+        "age": age, "sex": sex, "ages": rules.ages or ((age, age) if age else None),
+        "language": parsed.language, "searched_as": searched, "method": "chat_model",
     })
 
 

@@ -41,6 +41,10 @@ class Understood(BaseModel):
     comparison: bool = Field(default=False, description="Asks whether organizations agree or differ.")
     age: int | None = Field(default=None, description="The person's age when stated ('my 72 year old dad' -> 72).")
     sex: Literal["female", "male"] | None = Field(default=None, description="The person's sex when stated.")
+    ages: tuple[int | None, int | None] | None = Field(
+        default=None, description="The ages the question asks about, inclusive, None where open ('women aged 75 and "
+        "older' -> [75, null], 'people in their sixties' -> [60, 69], 'my 72 year old dad' -> [72, 72]): "
+        "disagreements are narrowed to them.")
     risk_factors: list[RiskFactor] = Field(default_factory=list, description="What the question says about the "
                                            "person's risk ('my dad had colon cancer' -> 'family history'); the "
                                            "answer lists what the sources state for those people.")

@@ -260,6 +260,17 @@ def rewrite(text: str, vocab: Vocabulary) -> tuple[str, list[Rewrite]]:
     return text, rewrites
 
 
+def asked_ages(text: str, age: int | None) -> tuple[int | None, int | None] | None:
+    """The ages a question asks about: the band it names, read as a guideline's population is read ("adults aged
+    76 to 85", "women older than 65", "in their sixties"), else the person's age; None when it names neither."""
+    from clinrag.tools.frames.ages import age_bounds
+
+    band = age_bounds(text)
+    if band != (None, None):
+        return band
+    return (age, age) if age else None
+
+
 def describe_person(age: int | None, sex: str | None) -> str:
     """The person as searched: "a man aged 72", "a woman", "aged 23" ("" when nothing was stated)."""
     who = {"female": "a woman", "male": "a man"}.get(sex or "", "")
@@ -283,8 +294,8 @@ def understand_by_rules(question: str, vocab: Vocabulary) -> Understood:
     return Understood(
         asked=question, searched_as=searched_as, organizations=orgs,
         year=year, as_of=as_of, before=before, recent=bool(_RECENT.search(question)), change_intent=change,
-        comparison=bool(_COMPARE.search(question)), age=age, sex=sex, risk_factors=risk_factors(question),
-        rewrites=rewrites,
+        comparison=bool(_COMPARE.search(question)), age=age, sex=sex, ages=asked_ages(question, age),
+        risk_factors=risk_factors(question), rewrites=rewrites,
     )
 
 

@@ -9,7 +9,8 @@ difference is a "change"; between organizations it is a "disagreement", and only
 
 Facets: ``start_age`` (also per higher-risk group) and ``stop_age`` per document (:mod:`bands`), ``eligibility`` (a
 criterion both documents state with different values: pack-years 30 vs 20), ``action`` (different stances: for /
-conditional / against / uncertain; a conditional answer to insufficient evidence is not a conflict; between
+conditional / against / uncertain: "insufficient evidence" and "an individual decision" for one band differ, as one
+organization leaves the choice to patient and clinician where the other finds no evidence to guide it; between
 versions, also a test added to or dropped from an age band's options: :func:`versions.option_changes`), ``interval``
 (both recommended, same test), ``threshold`` (same action and the same measured quantities) and ``target`` (both
 recommended). For target/threshold interventions an action is compared only between frames about the same (stated)
@@ -17,6 +18,9 @@ numbers (a weaker "aim toward 120" is a target change, not an action change). Al
 intervention (and organization, for changes) form one :class:`Disagreement` listing every document's value and
 naming the document pairs that conflict (``pairs``: a row can hold documents that differ from a third but not from
 each other).
+
+A question that names ages (``ages``: "women aged 75 and older", "people in their sixties", "my 72 year old dad")
+is answered on action for those ages only (:func:`asked_about`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ from typing import Any
 
 from clinrag.tools.frames import bands
 from clinrag.tools.frames.pairing import (
-    actions_disagree,
     comparable,
     era,
     goal_set_aside,
@@ -54,17 +57,13 @@ def _band_text(f: Frame, docs: dict[Any, list[Frame]]) -> str:
 
 def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "disagreement"
                  ) -> dict[str, tuple[str, str]]:
-    """Facet -> (value of a, value of b) for every facet on which two comparable frames differ. Between versions
-    of one organization (``kind`` "change") any other stance is a change of action ("insufficient evidence" in
-    2014, "individualized" in 2021); between organizations the two compatible stances (an individual decision and
-    insufficient evidence) are not a disagreement. A goal to treat to is compared on action only with another
-    goal."""
+    """Facet -> (value of a, value of b) for every facet on which two comparable frames differ; a goal to treat to
+    is compared on action only with another goal."""
     out = {}
     numbers_a = sorted(q.key() for q in a.thresholds + a.targets)
     same_numbers = bool(numbers_a) and numbers_a == sorted(q.key() for q in b.thresholds + b.targets)
-    stances_differ = STANCE[a.action] != STANCE[b.action] if kind == "change" else actions_disagree(a.action, b.action)
     if (
-        stances_differ
+        STANCE[a.action] != STANCE[b.action]
         and bool(a.targets) == bool(b.targets)
         # what to do at a result ("refer to urology if PSA is 4.0 ng/mL or higher") is not whom to screen
         and (bool(a.thresholds) == bool(b.thresholds) or not a.intervention.endswith("screening"))
@@ -112,8 +111,30 @@ def _population_text(frames: list[Frame], docs: dict[Any, list[Frame]]) -> str:
     return ", ".join(parts)
 
 
-def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = None) -> list[Disagreement]:
-    """Typed conflicts among frames (see module docstring; ``replaced_on`` as in :func:`pairing.pair_kind`)."""
+AgeBand = tuple[int | None, int | None]  # inclusive; None = open at that end
+
+
+def asked_about(facet: str, a: Frame, b: Frame, docs: dict[Any, list[Frame]], ages: AgeBand | None) -> bool:
+    """Whether a difference matters to the ages a question asks about (always, when it names none).
+
+    Only the stance is narrowed: two stances differ for the ages both frames' effective bands share, so an action
+    conflict is kept when the question's band meets both bands ("women aged 75 and older" is not answered with two
+    stances on women in their forties). Start and stop ages, intervals, thresholds and targets are kept: a question
+    often names ages for one of its parts only ("the 10-year risk level, and whether people in their sixties should
+    start it"), and on the synthetic sets narrowing those facets too lost more gold conflicts than false flags.
+    """
+    if ages is None or ages == (None, None) or facet != "action":
+        return True
+    lo, hi = ages[0] if ages[0] is not None else 0, ages[1] if ages[1] is not None else 200
+    a_lo, a_hi = bands.band(a, docs[(a.doc_id, a.intervention)])
+    b_lo, b_hi = bands.band(b, docs[(b.doc_id, b.intervention)])
+    return max(a_lo, b_lo, lo) <= min(a_hi, b_hi, hi)
+
+
+def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = None, ages: AgeBand | None = None
+                   ) -> list[Disagreement]:
+    """Typed conflicts among frames (see module docstring; ``replaced_on`` as in :func:`pairing.pair_kind`;
+    ``ages``: the ages the question asks about, to narrow the conflicts to)."""
     docs: dict[Any, list[Frame]] = defaultdict(list)
     for f in frames:
         docs[(f.doc_id, f.intervention)].append(f)
@@ -121,6 +142,8 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
     pairs: dict[tuple, set[tuple[str, str]]] = defaultdict(set)
 
     def add(kind: str, facet: str, a: Frame, va: str, b: Frame, vb: str) -> None:
+        if not asked_about(facet, a, b, docs, ages):
+            return
         org = tuple(sorted(org_key(a.org))) if kind == "change" else era(kind, a, b)
         group = groups[(kind, facet, a.intervention, org)]
         group.setdefault((a.doc_id, va), (a, va))

@@ -12,8 +12,6 @@ from clinrag.tools.frames import bands
 from clinrag.tools.frames.no_stance import IS_AUDIENCE, NO_STANCE
 from clinrag.tools.frames.schema import STANCE, Frame
 
-_COMPATIBLE_STANCES = frozenset({"conditional", "uncertain"})
-
 
 def org_key(org: str | None) -> frozenset[str]:
     """ "ACC/AHA" and "AHA/ACC" are one organization."""
@@ -103,11 +101,6 @@ def ages_meet(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
     """Whether two frames' effective age bands (:func:`bands.band`, each among its own document's frames) meet."""
     (alo, ahi), (blo, bhi) = (bands.band(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
     return max(alo, blo) <= min(ahi, bhi)
-
-
-def actions_disagree(a: str, b: str) -> bool:
-    sa, sb = STANCE[a], STANCE[b]
-    return sa != sb and {sa, sb} != _COMPATIBLE_STANCES
 
 
 def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:

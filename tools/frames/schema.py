@@ -28,8 +28,8 @@ Kind = Literal["disagreement", "change"]
 
 RECOMMEND_LIKE: frozenset[str] = frozenset({"recommend", "suggest_or_consider"})
 # Stance classes used to decide whether two actions disagree: "recommend" vs "suggest" differ only in strength
-# (both "for"), "discourage" vs "recommend against" likewise (both "against"); an individual decision is the
-# natural answer to insufficient evidence, so those two are compatible (see pairing.actions_disagree).
+# (both "for"), "discourage" vs "recommend against" likewise (both "against"); an individual decision
+# ("conditional") and insufficient evidence ("uncertain") are different answers.
 STANCE: dict[str, str] = {
     "recommend": "for",
     "suggest_or_consider": "for",

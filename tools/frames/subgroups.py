@@ -139,14 +139,17 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-# what a criterion or condition is named after when its absence is stated: "patients aged 50 to 70 with ... no
-# first-degree relative with colorectal cancer", "without a family history", "has no history of CIN2+ or hysterectomy",
-# "are not immunosuppressed"
+# what a criterion or condition is named after when its absence (or an exception, "unless") is stated: "patients aged
+# 50 to 70 with ... no first-degree relative with colorectal cancer", "without a family history", "has no history of
+# CIN2+ or hysterectomy", "are not immunosuppressed"
 _ABSENT_BEFORE = re.compile(
     r"\b(?:no|without)(?: (?:personal |prior |known )?(?:history|record) of)?(?: an?| any| known)?"
     r"(?:(?: [\w+-]+){1,3},?(?: or| nor)(?: [\w+-]+)?)? $"
     # "people ... who have no symptoms and are not immunosuppressed"
-    r"|\b(?:is|are|was|were) not $", re.I)
+    r"|\b(?:is|are|was|were) not $"
+    # an exception: "we suggest against starting a statin ... in adults older than 75 years, unless they are already
+    # taking one" is about those who are not
+    r"|\bunless\b[^,.;]{0,30}$", re.I)
 
 
 def _labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
