@@ -41,6 +41,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "suggests that clinicians refrain from screening", "suggest that persons who are up to date with screening
         # stop routine screening after age 75"
         r"|\bsuggest\w*\b[^.;]{0,40}\brefrain\w* from\b"
+        # "Most men aged 70 or older are unlikely to benefit, and we suggest that they do not start PSA testing"
+        r"|\bsuggest\w* that (?:\w+ ){1,3}(?:do not|don't|not|should not)\b"
         # (not "suggest that screening continue up to age 70 and then stop")
         r"|\bsuggest\w* that\b(?:(?!\bcontinu)[^.;]){0,60}\bstop\b"
         # an insurer's "not considered routine" for older members; a leaflet's "the test is not usually offered"
@@ -59,12 +61,17 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "Once you reach 70, we advise that you stop having PSA tests"
         r"|\badvis\w* that (?:you|they|he|she|patients|men|women|people) (?:should )?(?:stop|discontinue)\b"
         r"|\b(?:comes?|came|coming) (?:down|out) against\b|\bargu\w* against\b"
-        r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?|(?:be )?invited)\b"
+        # ("If you are older than 70, kits are no longer sent automatically")
+        r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?|(?:be )?invited|sent|posted"
+        r"|mailed)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         # (not a drug to avoid beside a goal: "aim for an HbA1c below 8.5% and, where possible, avoid glucose-lowering
         # drugs that cause hypoglycaemia")
         # (nor an outcome: "about 6 will avoid a heart attack or stroke")
-        r"|(?<!will )(?<!would )\bavoid\w*(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)"
+        # (nor a goal's reason: "an A1C between 7% and 8% strikes the right balance between preventing complications and
+        # avoiding low blood sugar", "focus on avoiding symptoms of high blood sugar")
+        r"|(?<!will )(?<!would )\bavoid\w*\b(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)"
+        r"(?! (?:low blood|hypo|symptoms\b))"
         r"|\brefrain\w* from\b"
         r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened|offered)\b"
         # an inverse quality measure counts overuse: "percentage of men 70 years and older who were screened
@@ -142,8 +149,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "this is your choice to make with your doctor"
         r"|\b(?:is|are) (?:(?:your|their|her|his) (?:own )?|an? (?:personal|individual) )(?:choice|decision)\b"
         r"|\bshared decision[- ]making (?:with|about|for)\b"
-        r"|\bdecision (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) (?:doctor|clinician"
-        r"|provider|GP|health care provider)"
+        # ("taking a low-dose aspirin is a choice to make together with your doctor")
+        r"|\b(?:decision|choice) (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) "
+        r"(?:doctor|clinician|provider|GP|health care provider)"
         r"|\btalk\w* (?:with|to) (?:\w+ )?(?:doctor|clinician|provider|health care provider)s?(?: [^.,;]{0,25})? about "
         r"(?:whether\b|(?:the )?(?:possible )?benefits and harms)|\bbefore deciding whether\b"
         # "we suggest you talk with your doctor about starting yearly mammograms at 40"
@@ -176,6 +184,12 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # tests are one FIT per 12-month period", "former smokers remain eligible"
         r"|\boffers\b|\b(?:will|'ll|’ll) (?:usually |normally |generally |then )?be offered\b"
         r"|\b(?:we|they|the (?:programme|program|service|clinic)) (?:will|'ll|’ll) offer\b"
+        # a letter's "We offer screening to everyone aged 50 to 70 who is registered with a local practice"
+        r"|\bwe (?:now |also |currently )?offer\b"
+        # a leaflet's goal: "the aim of treatment is usually to keep your clinic reading below 140/90 mmHg", "a clinic
+        # reading below 150/90 mmHg is usually good enough", "an A1C between 7% and 8% strikes the right balance"
+        r"|\bthe aim (?:of (?:treatment|therapy) )?is (?:usually |generally |normally )?to\b"
+        r"|\b(?:is|are) (?:usually |generally |often )?good enough\b|\bstrikes? the right balance\b"
         r"|\b(?:doctor|GP|nurse|clinician|practice|team) (?:will|'ll|’ll) (?:usually |normally |generally |then )?"
         r"offer\b"
         r"|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"

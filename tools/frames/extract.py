@@ -51,9 +51,13 @@ def _strength_for_every_part(sentence: str) -> str | None:
     return rules.strength(every.group(0)) if every else None
 
 
-# a risk the population is without: "not at increased risk", "no personal or family history that places them at
-# increased risk"
+# a risk the population is without ("not at increased risk", "no personal or family history that places them at
+# increased risk") or that names another group beside it
 _NOT_AT_RISK_BEFORE = re.compile(r"\bnot (?:otherwise )?(?:at )?$"
+                                 # another group beside the first: "adults 40 or older, and those at increased risk,
+                                 # should have their blood pressure measured annually"
+                                 r"|\b(?:and|or),? (?:in )?(?:those|people|persons|anyone|(?:younger |older )?"
+                                 r"(?:adults|patients|individuals))(?: who are)? at $"
                                  r"|\b(?:no|without)\b[^.;]{0,60}\b(?:that|which) (?:would )?(?:places?|puts?) "
                                  r"(?:them|you|him|her|the \w+) at $", re.I)
 

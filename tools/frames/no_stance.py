@@ -11,11 +11,14 @@ STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
 
 # a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
 # identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70", "Pathway entry: adults aged 40 to
-# 84 without cardiovascular disease"): a cue of "recommend"; the pathway's stance on those people is in its other
-# steps (:func:`pairing.states_no_stance`)
+# 84 without cardiovascular disease", "Step 1: Eligibility check — patient aged 40 to 75 years"): a cue of
+# "recommend"; the pathway's stance on those people is in its other steps (:func:`pairing.states_no_stance`)
 ENTRY_STEP = (rf"^\W*(?:{STEP})?(?:eligibility|eligible population|who to screen|who|inclusion"
-              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\s*:"
+              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\s*[:—–]"
               rf"|^\W*{STEP}(?:identify|select|include|enrol+)\b"
+              # a gate on the way in: "Step 2: Confirm the patient is aged 40 to 59", "Step 4: Check for bleeding risk
+              # ... and exit the order set if any is present", "Step 2: Calculate the 10-year ASCVD risk ..."
+              rf"|^\W*{STEP}(?:confirm|check|verify|calculate|estimate|assess|exclude)\b"
               # an order set's criteria, one per step: "Step 1 - Age: patient is 55 through 77 years old", "Step 2 -
               # Smoking history: at least 30 pack-years, ..."
               rf"|^\W*{STEP}(?:age|age range|smoking history|smoking|tobacco history|risk factors?)\s*:"
@@ -25,8 +28,9 @@ ENTRY_STEP = (rf"^\W*(?:{STEP})?(?:eligibility|eligible population|who to screen
 # who a leaflet or decision aid is for ("This decision aid is for people aged 40 to 59 who ...", "The test is meant only
 # for men who can expect to live at least another ten years"): a cue of "recommend"; the document's stance on those
 # people is in its other statements (:func:`pairing.states_no_stance`)
-AUDIENCE = (r"^\W*this (?:decision aid|leaflet|guide|booklet|factsheet|fact sheet) is (?:meant |intended |written )?"
-            r"(?:only )?for\b"
+AUDIENCE = (r"^\W*this (?:decision aid|leaflet|guide|booklet|factsheet|fact sheet)"
+            # ("This decision aid from the Penhallow Men's Health Network is for men aged between 50 and 69")
+            r"(?: (?:from|by|of) [^,.;]{1,80}?)? is (?:meant |intended |written )?(?:only )?for\b"
             r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
             r"|individuals|those|anyone|members)\b")
 

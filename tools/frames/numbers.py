@@ -1,5 +1,5 @@
 """Numbers written in words, as guidelines write them: small numbers ("every three years", "at least another
-ten years") and the tens ("forty-five", "thirty pack-years")."""
+ten years"), the teens ("fifteen years") and the tens ("forty-five", "thirty pack-years")."""
 
 from __future__ import annotations
 
@@ -23,11 +23,18 @@ def number(text: str) -> int:
 
 
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_TEENS = {"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+          "nineteen": 19}
 _UNITS = {word: n for word, n in NUMBER_WORDS.items() if n < 10}
-_SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b", re.I)
+_SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b|\b({'|'.join(_TEENS)})\b", re.I)
 
 
 def tens_as_digits(text: str) -> str:
-    """Numbers from 20 to 99 written in words as digits: ages ("forty-five to fifty-four" -> "45 to 54") and
-    criteria ("thirty pack-years" -> "30 pack-years")."""
-    return _SPELLED.sub(lambda m: str(_TENS[m.group(1).lower()] + _UNITS.get((m.group(2) or "").lower(), 0)), text)
+    """Numbers from 13 to 99 written in words as digits: ages ("forty-five to fifty-four" -> "45 to 54"), criteria
+    ("thirty pack-years" -> "30 pack-years") and years ("stopped within the last fifteen years" -> "... 15 years")."""
+    def digits(m: re.Match) -> str:
+        if m.group(3):
+            return str(_TEENS[m.group(3).lower()])
+        return str(_TENS[m.group(1).lower()] + _UNITS.get((m.group(2) or "").lower(), 0))
+
+    return _SPELLED.sub(digits, text)

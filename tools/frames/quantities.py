@@ -36,7 +36,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 )
 _TARGET_CUE = re.compile(
     r"\btarget(?![- ]organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
-    r"|\btreat(?:ed|ing)? to\b"
+    r"|\btreat(?:ed|ing)? to\b|\bgood enough\b|\bright balance\b"
     # "treat most people with type 2 diabetes to an A1C of 7% to 8%"
     # (not "initiate treatment to lower blood pressure at ...", which says when to start)
     r"|\btreat\w*\b[^.;,]{0,60}?\bto (?:an? |the )?(?:A1C|HbA1c|hemoglobin A1c"

@@ -17,6 +17,9 @@ OUT_OF_OFFICE = " (home or ambulatory)"
 _YOU_HAVE_IT = r"\b(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
 _YOU_HAVE_IT_AFTER = re.compile(rf"[^.;]{{0,60}}?,\s*{_YOU_HAVE_IT}", re.I)  # "..., you have high blood pressure"
 _YOU_HAVE_IT_IF = re.compile(rf"{_YOU_HAVE_IT} (?:if|when)\b", re.I)  # "you have high blood pressure if ..."
+# "High blood pressure is now defined as an average office reading of 130/80 mm Hg or more"
+_HIGH_BP_DEFINED = re.compile(r"\bhigh blood pressure (?:\(hypertension\) )?(?:is|are) (?:now |usually )?"
+                              r"(?:defined|diagnosed)\b[^.;]{0,60}$", re.I)
 
 
 _HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) years\b|\b(\d+)-year\b", re.I)
@@ -76,7 +79,7 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     # you have high blood pressure") or after ("You have high blood pressure if your reading at the surgery is 140/90
     # or more and a home or 24-hour check confirms it at 135/85 or more": the home reading named by its setting below)
     if not cats and ((_YOU_HAVE_IT_AFTER.match(after) and re.search(r"\b(?:if|when)\b", before, re.I))
-                     or _YOU_HAVE_IT_IF.search(before)):
+                     or _YOU_HAVE_IT_IF.search(before) or _HIGH_BP_DEFINED.search(before)):
         cats = ["hypertension"]
     # a reading that calls for confirming the diagnosis defines it: "if clinic blood pressure is 140/90 mmHg or higher,
     # offer ambulatory monitoring ... to confirm the diagnosis"

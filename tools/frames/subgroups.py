@@ -27,6 +27,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("years since quitting: any",
      r"\b(?:no matter|(?:it )?(?:does not|doesn't) matter) how long ago|\bwhatever the time since\b"
      r"|\bhowever long ago\b"
+     # "Eligibility no longer depends on how long ago a former smoker quit; people who stopped smoking any number of
+     # years ago remain eligible"
+     r"|\bno longer depends? on how long ago\b|\b(?:quit|stopped|gave up)(?: smoking)? any number of years ago\b"
      # "whether you still smoke or quit many years ago" (not "or quit within the past 15 years")
      r"|\bwhether (?:you|they|he|she) (?:still |currently )?smokes? or (?:have |has )?(?:quit|stopped|gave up)\b"
      r"(?! (?:smoking )?(?:within|in the))"
