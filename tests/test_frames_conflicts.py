@@ -193,15 +193,16 @@ def test_a_question_that_names_ages_is_answered_on_action_for_those_ages():
     """Two stances on women in their forties do not answer a question about women aged 75 and older; the stances at
     75 and older do, and start ages are kept (a question often names ages for one of its parts only)."""
     topic = "breast-cancer-screening"
-    a = _doc("a", "A", topic, "Screening women aged 40 to 49 is not recommended. Mammography every 2 years is recommended for women aged 50 to 74. "
-                              "Evidence is insufficient for women 75 years and older.")
+    a = _doc("a", "A", topic, "Screening women aged 40 to 49 is not recommended. Mammography every 2 years is "
+                              "recommended for women aged 50 to 74. Evidence is insufficient for women 75 years and "
+                              "older.")
     b = _doc("b", "B", topic, "Screening mammography is recommended every 2 years for women aged 40 to 74. "
                               "For women aged 75 and older, the decision to continue should be individualized.")
     frames = document_frames(a) + document_frames(b)
 
     def facets(ages):
-        return {(c.facet, tuple(p), tuple(sorted(v.value for v in c.values))) for c in find_conflicts(frames, None, ages)
-                for p in c.pairs}
+        return {(c.facet, tuple(p), tuple(sorted(v.value for v in c.values)))
+                for c in find_conflicts(frames, None, ages) for p in c.pairs}
 
     everyone = facets(None)
     assert {f[:2] for f in everyone} == {("action", ("a", "b")), ("start_age", ("a", "b"))}

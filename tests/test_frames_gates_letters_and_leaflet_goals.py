@@ -26,13 +26,13 @@ def test_a_pathways_gates_take_no_stance_where_another_step_states_one():
     """"Confirm the patient is aged 40 to 59", "Check for bleeding risk ... and exit" and "Calculate the risk ...
     continue only if" say who goes on, not what is advised: the order set's stance is its shared decision, which agrees
     with another organization's individual decision for those ages (its threshold is still compared)."""
-    order_set = _doc("lp-asa", ASPIRIN["topic"], "Step 2: Confirm the patient is aged 40 to 59; do not initiate aspirin "
-                     "for primary prevention in patients aged 60 or older. Step 3: Calculate the 10-year ASCVD risk "
-                     "with the pooled cohort equations and continue only if the risk is 7.5% or higher. Step 4: Check "
-                     "for bleeding risk and exit the order set if any is present. Step 5: Hold a shared "
+    order_set = _doc("lp-asa", ASPIRIN["topic"], "Step 2: Confirm the patient is aged 40 to 59; do not initiate "
+                     "aspirin for primary prevention in patients aged 60 or older. Step 3: Calculate the 10-year ASCVD "
+                     "risk with the pooled cohort equations and continue only if the risk is 7.5% or higher. Step 4: "
+                     "Check for bleeding risk and exit the order set if any is present. Step 5: Hold a shared "
                      "decision-making conversation and, if the patient chooses aspirin, order aspirin 81 mg daily.")
-    statement = _doc("il-asa", ASPIRIN["topic"], "The decision to start low-dose aspirin in adults aged 40 to 59 with a "
-                     "10-year cardiovascular risk of 10 percent or higher should be an individual one (Grade C). The "
+    statement = _doc("il-asa", ASPIRIN["topic"], "The decision to start low-dose aspirin in adults aged 40 to 59 with "
+                     "a 10-year cardiovascular risk of 10 percent or higher should be an individual one (Grade C). The "
                      "League recommends against starting low-dose aspirin in adults 60 years or older (Grade D).")
     assert _summary("Step 2: Confirm the patient is aged 40 to 59; do not initiate aspirin for primary prevention in "
                     "patients aged 60 or older.", ASPIRIN) == [("recommend", None, 40, 59, None),
