@@ -139,3 +139,24 @@ def test_a_leaflets_goals():
     leaflet = _doc("tw-a1c", A1C["topic"], "For most people with type 2 diabetes, an A1C between 7% and 8% strikes the "
                    "right balance between preventing complications and avoiding low blood sugar.")
     assert _facets(statement, leaflet) == {("target", ("sd-a1c", "tw-a1c"))}
+
+
+def test_a_risk_stated_in_tiers_is_compared_as_the_span_they_join_into():
+    """"if it is 7.5% to less than 20%" is the 10-year risk named before it; a pathway ordering a high-intensity statin
+    from 20 % and a moderate-intensity one from 7.5 % to 20 % starts a statin at 7.5 %, as a guideline recommending one
+    at 7.5 % does, and not at 10 %."""
+    step = ("Step 3: If the 10-year risk is 20% or higher, order a high-intensity statin; if it is 7.5% to less than "
+            "20%, order a moderate-intensity statin after a risk discussion.")
+    assert [[(q.name, q.op, q.value) for q in f.thresholds] for f in extract_frames(step, doc_meta=STATIN)] == [
+        [("10-year CVD risk", ">=", "20")], [("10-year CVD risk", "range", "7.5-20")]]
+    pathway = _doc("zc-st", STATIN["topic"], step)
+    same = _doc("vl-st", STATIN["topic"], "For adults aged 40 through 75 with an estimated 10-year risk of 7.5% or "
+                "higher, the Council recommends a statin.")
+    other = _doc("up-st", STATIN["topic"], "A statin should be offered to those whose 10-year risk is 10% or more.")
+    assert "threshold" not in {facet for facet, _ in _facets(pathway, same)}
+    assert ("threshold", ("up-st", "zc-st")) in _facets(pathway, other)
+    # a reduction beside a risk is not that risk
+    assert "10-year CVD risk" not in [
+        q.name for f in extract_frames("In apparently healthy people, an LDL-C goal of < 1.8 mmol/L (70 mg/dL), "
+                                       "together with a reduction of at least 50% from baseline, is recommended.",
+                                       doc_meta=STATIN) for q in f.thresholds]

@@ -40,7 +40,7 @@ from clinrag.tools.frames.pairing import (
 )
 from clinrag.tools.frames.schedules import schedules_differ, sole_test_schedules
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame
-from clinrag.tools.frames.value_comparison import targets_differ, thresholds_differ
+from clinrag.tools.frames.value_comparison import joined_tiers, targets_differ, thresholds_differ
 from clinrag.tools.frames.versions import option_changes
 
 _SCREENING_FACETS_SKIP = ("target", "threshold")  # start/stop ages are not meaningful for BP/A1C targets
@@ -77,7 +77,8 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
         out["interval"] = (f"{differ[0].text()} months{t}", f"{differ[1].text()} months{t}")
     # thresholds of two recommendations for (or left to a decision about) the intervention; targets of two
     # recommendations
-    if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and thresholds_differ(a.thresholds, b.thresholds):
+    tiers_a, tiers_b = (joined_tiers(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
+    if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and thresholds_differ(tiers_a, tiers_b):
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
     if both_rec and not (goal_set_aside(a, b, docs, kind) or goal_set_aside(b, a, docs, kind)) and targets_differ(
             a.targets, b.targets):

@@ -132,6 +132,9 @@ _MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)(?:\s*\([^()]{0,40}\))
 # use may be beneficial in some adults with a 10-year risk of less than 10%, the likelihood of benefit is smaller;
 # ...") or a later comparison ("...; the likelihood of benefit is smaller in this group than in persons with a risk of
 # 10% or greater")
+# a percentage that refers back to the risk a sentence named before it: "If the 10-year risk is 20% or higher, order a
+# high-intensity statin; if it is 7.5% to less than 20%, order a moderate-intensity statin"
+_RISK_AGAIN = re.compile(r"\b(?:if|when|where|once) it (?:is|was|lies)\b", re.I)
 _CONCESSION = re.compile(r"^\W*(?:although|though|even though)\b", re.I)
 _COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|less|more)\b[^.;]*\bthan\b", re.I)
 
@@ -184,6 +187,9 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             thresholds, targets = quantities(text)
             if intervention == "A1C target":  # "a less stringent target of below 8.0% (64 mmol/mol)" is an A1C
                 thresholds, targets = _as_a1c(thresholds), _as_a1c(targets)
+            elif _RISK_AGAIN.search(text) and re.search(r"\b10-year (?:\w+ )?risk\b", sentence, re.I):
+                thresholds = [q.model_copy(update={"name": "10-year CVD risk"}) if q.name == "percent" else q
+                              for q in thresholds]
             # a gapped part repeats the verb before it: "aim for below 140/90 mmHg, and for those aged 80 and over,
             # below 150/90 mmHg" states a second target
             # "... lowered first to below 140/90 mm Hg (Class I) and then, if tolerated, to 130/80 mm Hg or lower"

@@ -2,7 +2,8 @@
 each stated once, in comparable terms. A first stage of hypertension defines hypertension; an A1C goal stated only in
 IFCC units is compared in percent; a home or ambulatory goal beside a clinic goal is set aside when the other
 document states none; "at or below" a goal is "below" it; an upper limit is not compared with a lower one, nor an
-LDL-C band with an LDL-C limit."""
+LDL-C band with an LDL-C limit. A 10-year risk stated in tiers (a high-intensity statin from 20 %, a
+moderate-intensity one from 7.5 % to 20 %) is compared as the span the tiers join into."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from clinrag.tools.frames.quantities import number_text
 from clinrag.tools.frames.quantity_names import OUT_OF_OFFICE
-from clinrag.tools.frames.schema import Quantity
+from clinrag.tools.frames.schema import Frame, Quantity
 
 
 def thresholds_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
@@ -20,6 +21,49 @@ def thresholds_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
     mg/dL" against "10-year risk >= 10 %": the risk differs)."""
     ta, tb = _shared(_hypertension_defined(qa), _hypertension_defined(qb), _measure_side)
     return bool(ta and tb and ta != tb)
+
+
+_OPEN_ABOVE = float("inf")
+
+
+def _risk_span(q: Quantity) -> tuple[float, float] | None:
+    """A 10-year risk's span of values: ">= 20" is 20 and up, "7.5-20" is 7.5 to 20."""
+    try:
+        if q.op in (">=", ">"):
+            return float(q.value), _OPEN_ABOVE
+        if q.op == "range":
+            lo, hi = q.value.split("-")
+            return float(lo), float(hi)
+    except ValueError:
+        return None
+    return None
+
+
+def joined_tiers(frame: Frame, own: list[Frame]) -> list[Quantity]:
+    """A frame's thresholds, each 10-year risk joined with the tiers its document states beside it for the same action
+    and test: "If the 10-year risk is 20% or higher, order a high-intensity statin; if it is 7.5% to less than 20%, a
+    moderate-intensity statin" starts a statin at 7.5 % (a tier says how much, not whether), so either tier compared
+    with another document's ">= 7.5 %" agrees. Tiers join when one starts where the other ends."""
+    out = []
+    for q in frame.thresholds:
+        span = _risk_span(q) if q.name == "10-year CVD risk" else None
+        if span is None:
+            out.append(q)
+            continue
+        spans = {s for g in own if g.action == frame.action and g.test == frame.test
+                 for t in g.thresholds if t.name == q.name and (s := _risk_span(t))}
+        lo, hi = span
+        while (below := next((s for s in spans if s[1] == lo), None)) is not None:  # a tier just below
+            lo = below[0]
+        while (above := next((s for s in spans if s[0] == hi), None)) is not None:  # a tier just above
+            hi = above[1]
+        if (lo, hi) == span:
+            out.append(q)
+        elif hi == _OPEN_ABOVE:
+            out.append(q.model_copy(update={"op": ">=", "value": number_text(lo)}))
+        else:
+            out.append(q.model_copy(update={"op": "range", "value": f"{number_text(lo)}-{number_text(hi)}"}))
+    return out
 
 
 def targets_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
