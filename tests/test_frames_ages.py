@@ -108,8 +108,11 @@ def test_a_start_age_after_a_longer_phrase_and_a_relatives_cancer_away_from_the_
     assert (f.population.age_min, f.population.age_max) == (45, None)
 
 
-def test_until_a_person_turns_an_age_is_the_upper_bound():
+def test_until_a_person_turns_an_age_is_the_year_before():
+    """"until they turn 75" is "before their 75th birthday": to 74 ("until age 75" is to 75)."""
     f = one("Adults at average risk should be screened for colorectal cancer from age 45 until they turn 75.")
+    assert (f.population.age_min, f.population.age_max) == (45, 74)
+    f = one("Adults at average risk should be screened for colorectal cancer from age 45 until age 75.")
     assert (f.population.age_min, f.population.age_max) == (45, 75)
     # turning an age without "until" starts the band
     assert one("Mammography should begin when a woman turns 40.").population.age_min == 40

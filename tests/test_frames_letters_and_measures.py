@@ -20,7 +20,7 @@ def test_a_letters_new_ages_and_schedule_without_the_ones_it_replaced():
     assert _bands("From this year you will be invited for a mammogram from your 45th birthday rather than from age "
                   "50.", BREAST) == [("recommend", 45, None, None)]
     assert _bands("We will write to you once every three years, and invitations now continue until you turn 75, up "
-                  "from the previous upper limit of your 71st birthday.", BREAST) == [("recommend", None, 75, 36)]
+                  "from the previous upper limit of your 71st birthday.", BREAST) == [("recommend", None, 74, 36)]
     assert _bands("Invitations are sent once every three years.", BREAST) == [("recommend", None, None, 36)]
     assert _bands("We will send your first invitation shortly before your 25th birthday and your last one before "
                   "your 65th birthday.", CERVICAL) == [("recommend", 25, 64, None)]

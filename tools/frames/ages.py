@@ -89,7 +89,7 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # "the last kit is posted in the year you turn 74"
     (r"\blast (?:\w+ )?(?:invitation|kit|letter)s? (?:\w+ ){0,6}(?:you|they|he|she) (?:turns?|reach(?:es)?) "
      r"(?:age )?(\d{2,3})\b", "max"),
-    (r"\b(?:start(?:ing)?|begin(?:ning)?) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
+    (r"\b(?:starts?|starting|begins?|beginning) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
     # "starting PSA testing at 45", "to start cervical screening at 30", "start having a mammogram every other
     # year at 40"
     (r"\b(?:start(?:ing)?|begin(?:ning)?) (?:[\w-]+ ){1,6}at (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),
@@ -110,8 +110,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\bin (?:their|your|the) (\d0)s(?:(?:,\s*\d0s)*,?\s*(?:and|or|to|through)\s*(\d0)s)?", "decade"),
     (rf"\bin (?:their|your|the) {_DECADES}(?:(?:,\s*{_DECADES_NC})*,?\s*(?:and|or|to|through)\s*{_DECADES})?",
      "decade"),
-    # "until you turn 75", "can stay in the pathway until they are 80"
-    (r"\b(?:until|till|up to)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "max"),
+    # "until you turn 75" (to 74), "can stay in the pathway until they are 80"
+    (r"\b(?:until|till|up to)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "lt"),
     (r"\b(?:until|till)\s+(?:you are|you're|they are|they're|he is|she is)\s+(?:aged?\s+)?(\d{2,3})\b"
      + _NOT_AGE_AFTER, "max"),
     (r"\b(?:when|once)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
@@ -146,6 +146,10 @@ _TREND_AFTER = re.compile(r"\s*(?:years?(?: of age| old)?\s+)?(?:has |have )?(?:
 _EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$", re.I)
 # an age group the statement includes does not narrow it: "for adults with hypertension, including those over 80 who
 # live independently"
+# where a quality measure's count starts, not whom screening is for: "The denominator begins at age 24 because screening
+# starts at 21 and a full three-year look-back is needed"
+_MEASURE_BEFORE = re.compile(
+    r"\b(?:denominator|numerator|measure|look-?back(?: period)?)\s+(?:(?:begins?|starts?)\s+)?$", re.I)
 _INCLUDED_BEFORE = re.compile(r"\bincluding (?:(?:those|people|adults|patients|men|women|persons|individuals) )?"
                               r"(?:who are )?$", re.I)
 
@@ -163,7 +167,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
             if any(m.start() < e and s < m.end() for s, e in taken) or _DIAGNOSED_BEFORE.search(preceding) or (
                 _PURPOSE_BEFORE.search(preceding) or _EXPECTANCY_BEFORE.search(preceding)
                 or set_aside.REPLACED_AGE.search(preceding) or _TREND_BEFORE.search(preceding)
-                or _INCLUDED_BEFORE.search(preceding)
+                or _INCLUDED_BEFORE.search(preceding) or _MEASURE_BEFORE.search(preceding)
                 or _TREND_AFTER.match(text, m.end())
             ):
                 continue

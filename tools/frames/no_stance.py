@@ -11,10 +11,11 @@ STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
 
 # a pathway's entry step, who enters it ("Step 1, eligibility: people with a cervix aged 25 to 65 years", "Step 1,
 # identify: men aged 55 to 69 with no urinary symptoms", "Who: men aged 50 to 70", "Pathway entry: adults aged 40 to
-# 84 without cardiovascular disease", "Step 1: Eligibility check — patient aged 40 to 75 years"): a cue of
+# 84 without cardiovascular disease", "Step 1: Eligibility check — patient aged 40 to 75 years", "Step 1 (eligibility
+# check): the patient is 50 to 74 years old"): a cue of
 # "recommend"; the pathway's stance on those people is in its other steps (:func:`pairing.states_no_stance`)
 ENTRY_STEP = (rf"^\W*(?:{STEP})?(?:eligibility|eligible population|who to screen|who|inclusion"
-              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\s*[:—–]"
+              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\)?\s*[:—–]"
               rf"|^\W*{STEP}(?:identify|select|include|enrol+)\b"
               # a gate on the way in: "Step 2: Confirm the patient is aged 40 to 59", "Step 4: Check for bleeding risk
               # ... and exit the order set if any is present", "Step 2: Calculate the 10-year ASCVD risk ..."

@@ -27,14 +27,33 @@ _TEENS = {"thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "sevente
           "nineteen": 19}
 _UNITS = {word: n for word, n in NUMBER_WORDS.items() if n < 10}
 _SPELLED = re.compile(rf"\b({'|'.join(_TENS)})(?:[- ]({'|'.join(_UNITS)}))?\b|\b({'|'.join(_TEENS)})\b", re.I)
+# ordinals of a birthday: "from her fiftieth birthday", "before your twenty-fifth birthday", "her eighteenth"
+_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+                  "ninth": 9}
+_ORDINAL_TENS = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70,
+                 "eightieth": 80, "ninetieth": 90}
+_ORDINAL_TEENS = {"thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17,
+                  "eighteenth": 18, "nineteenth": 19}
+_SPELLED_ORDINAL = re.compile(rf"\b({'|'.join(_TENS)})[- ]({'|'.join(_ORDINAL_UNITS)})\b"
+                              rf"|\b({'|'.join(_ORDINAL_TENS | _ORDINAL_TEENS)})\b", re.I)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 11 <= n % 100 <= 13 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def tens_as_digits(text: str) -> str:
     """Numbers from 13 to 99 written in words as digits: ages ("forty-five to fifty-four" -> "45 to 54"), criteria
-    ("thirty pack-years" -> "30 pack-years") and years ("stopped within the last fifteen years" -> "... 15 years")."""
+    ("thirty pack-years" -> "30 pack-years"), years ("stopped within the last fifteen years" -> "... 15 years") and
+    birthdays ("from her fiftieth birthday" -> "from her 50th birthday")."""
     def digits(m: re.Match) -> str:
         if m.group(3):
             return str(_TEENS[m.group(3).lower()])
         return str(_TENS[m.group(1).lower()] + _UNITS.get((m.group(2) or "").lower(), 0))
 
-    return _SPELLED.sub(digits, text)
+    def ordinal(m: re.Match) -> str:
+        if m.group(3):
+            return _ordinal((_ORDINAL_TENS | _ORDINAL_TEENS)[m.group(3).lower()])
+        return _ordinal(_TENS[m.group(1).lower()] + _ORDINAL_UNITS[m.group(2).lower()])
+
+    return _SPELLED.sub(digits, _SPELLED_ORDINAL.sub(ordinal, text))

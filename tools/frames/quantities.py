@@ -65,7 +65,8 @@ _TARGET_CUE = re.compile(
     # "keep your A1C in the range of 7% to 8%", "maintained within 7-8%"
     r"|\b(?:keep|kept|keeping|maintain\w*) (?:\w+ ){0,3}(?:in|within|between) (?:a |the )?(?:range\b|\d)"
     # "lowering systolic pressure to 120-129 mm Hg", "lower blood pressure in adults with hypertension to below 140/90"
-    r"|\b(?:lower|reduc)\w* (?:\w+ ){0,8}to (?:below |under |less than )?\d",
+    # ("recommends lowering glycated haemoglobin (A1C) to below 7.0%")
+    r"|\b(?:lower|reduc)\w* (?:[\w()]+ ){0,8}to (?:below |under |less than )?\d",
     re.I,
 )
 _SMALL_WORD = rf"(?:{'|'.join(NUMBER_WORDS)})(?: and a half)?"

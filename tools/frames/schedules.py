@@ -29,10 +29,13 @@ _SCHEDULED = RECOMMEND_LIKE | {"individual_decision"}  # actions whose interval 
 
 # a schedule stated for one tier of a tiered schedule: with an unnamed more frequent tier ("at least twice a year,
 # and more often if you are not meeting your goal") or for the stable tier alone ("once glycemic control is stable,
-# about every six months"); the same as a schedule that names both tiers ("twice yearly at goal, quarterly
-# otherwise", 3-6 months) where both schedules' longest gap is the same
+# about every six months", "once at target, repeat HbA1c every six months"); the same as a schedule that names both
+# tiers ("twice yearly at goal, quarterly otherwise", 3-6 months) where both schedules' longest gap is the same
 _ONE_TIER = re.compile(r"\b(?:and|or) more (?:often|frequently) (?:if|when|in|for)\b"
-                       r"|\b(?:once|when|while|if) (?:\w+ ){0,2}(?:is|are|has been|have been) stable\b", re.I)
+                       r"|\b(?:once|when|while|if) (?:\w+ ){0,2}(?:is|are|has been|have been) stable\b"
+                       # "once at target, repeat HbA1c every six months", "every six months in stable patients"
+                       r"|\b(?:once|when|while) (?:at|meeting) (?:the |their |your )?(?:target|goal)\b"
+                       r"|\bin stable patients\b", re.I)
 
 
 def _one_tier(f: Frame) -> bool:
