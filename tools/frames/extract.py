@@ -17,12 +17,17 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from clinrag.tools.frames import ages, lexicon, rules, subgroups
+from clinrag.tools.frames import ages, lexicon, rules
 from clinrag.tools.frames.clauses import SAME_AGES, clauses
 from clinrag.tools.frames.examinations import added_to, test_options
-from clinrag.tools.frames.populations import alternative_conditions, population_segments
+from clinrag.tools.frames.populations import (
+    alternative_conditions,
+    merged_population,
+    population_of,
+    population_segments,
+)
 from clinrag.tools.frames.quantities import quantities, readings_in_mm_hg
-from clinrag.tools.frames.schema import Frame, FrameContext, Population
+from clinrag.tools.frames.schema import Frame, FrameContext
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
 # a later part about the previous part's examinations: "... every 1 to 2 years from age 40 until 75, and DBT may be
@@ -32,17 +37,9 @@ _SAME_EXAMINATIONS = re.compile(
     r"|visits?)\b", re.I,
 )
 _DEFINITION = re.compile(r"\b(?:is|are) defined as\b", re.I)
-_FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
-_MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
 # a strength stated once for every part: "(grade D for both)", "(both qualified recommendations)", "(ESC/ESH, each
 # class I, level A)", "(qualified recommendations)", "(I statements)"
 _FOR_EVERY_PART = re.compile(r"\(([^()]*\b(?:both|each|all|recommendations|statements)\b[^()]*)\)\W*$", re.I)
-_RISK = (
-    (re.compile(r"\b(?:even higher|very[- ]high)[- ]risk\b", re.I), "very high"),
-    # (not a comparator: "a 15% or higher risk over the next 10 years")
-    (re.compile(r"(?<!\bor )\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
-    (re.compile(r"\baverage[- ]risk\b|\baverage risk\b", re.I), "average"),
-)
 
 
 def _strength_for_every_part(sentence: str) -> str | None:
@@ -51,50 +48,7 @@ def _strength_for_every_part(sentence: str) -> str | None:
     return rules.strength(every.group(0)) if every else None
 
 
-# a risk the population is without ("not at increased risk", "no personal or family history that places them at
-# increased risk") or that names another group beside it
-_NOT_AT_RISK_BEFORE = re.compile(r"\bnot (?:otherwise )?(?:at )?$"
-                                 # another group beside the first: "adults 40 or older, and those at increased risk,
-                                 # should have their blood pressure measured annually"
-                                 r"|\b(?:and|or),? (?:in )?(?:those|people|persons|anyone|(?:younger |older )?"
-                                 r"(?:adults|patients|individuals))(?: who are)? at $"
-                                 r"|\b(?:no|without)\b[^.;]{0,60}\b(?:that|which) (?:would )?(?:places?|puts?) "
-                                 r"(?:them|you|him|her|the \w+) at $", re.I)
 
-
-def _risk(text: str) -> str | None:
-    for pattern, label in _RISK:
-        for m in pattern.finditer(text):
-            if not _NOT_AT_RISK_BEFORE.search(text[max(0, m.start() - 100) : m.start()]):
-                return label
-    return None
-
-
-# a reason given for the recommendation says why, not for whom: "..., ask whether your medicines should be reduced,
-# because very low levels can cause dangerous hypos"
-_REASON = re.compile(r",?\s+because\b[^;]*", re.I)
-
-
-# an age after "no upper age limit" illustrates the open band, it does not start one: "There is no upper age limit: if
-# you are over 85, a statin may still lower your risk"
-_NO_UPPER_LIMIT_THEN = re.compile(r"\bno (?:fixed |set )?upper (?:age )?limit\b\s*[:;,]", re.I)
-
-
-def _population(text: str, context: FrameContext | None) -> Population:
-    lo, hi = ages.age_bounds(text) if not _NO_UPPER_LIMIT_THEN.search(text) else (None, None)
-    who = _REASON.sub("", text)
-    female, male = bool(_FEMALE.search(text)), bool(_MALE.search(text))
-    sex = "female" if female and not male else "male" if male and not female else None
-    if sex is None and not (female and male) and context is not None:
-        sex = context.sex
-    return Population(
-        sex=sex,
-        age_min=lo,
-        age_max=hi,
-        risk=_risk(text),
-        criteria=subgroups.criteria(who),
-        conditions=subgroups.conditions(who),
-    )
 
 
 def _meta(doc_meta: dict | None) -> dict[str, Any]:
@@ -110,7 +64,7 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
     if not doc_meta or not (doc_meta.get("topic") or doc_meta.get("population")):
         return None
     topic, pop_text = doc_meta.get("topic") or "", doc_meta.get("population") or ""
-    scope = _population(pop_text, None)
+    scope = population_of(pop_text, None)
     sex = scope.sex or lexicon.TOPIC_SEX.get(topic)
     return FrameContext(
         intervention=lexicon.TOPIC_INTERVENTION.get(topic), sex=sex, scope=scope.model_copy(update={"sex": sex}),
@@ -201,7 +155,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             name = intervention
             if name in ("blood-pressure", "blood-pressure threshold"):
                 name = "blood-pressure target" if targets else "blood-pressure threshold"
-            pops = [_population(text, context)]
+            pops = [population_of(text, context)]
             if alternatives := ages.age_alternatives(text):
                 pops = [pops[0].model_copy(update={"age_min": lo, "age_max": hi}) for lo, hi in alternatives]
             # states no ages and no subgroup of its own ("; if you have had a hysterectomy ..." is other people)
@@ -214,10 +168,10 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             # is in this sentence, with its ages)
             if _ANAPHORA.search(text) and context and context.previous and pops[0].age_min is None and (
                     pops[0].age_max is None):
-                pops = [_merge(prev, pops[0]) for prev in context.previous]
+                pops = [merged_population(prev, pops[0]) for prev in context.previous]
             earlier = frames[-1] if number > 0 and frames and _SAME_EXAMINATIONS.search(text) else None
             if earlier and pops[0].age_min is None and pops[0].age_max is None:
-                pops = [_merge(earlier.population, pops[0])]
+                pops = [merged_population(earlier.population, pops[0])]
             # "start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a blood-pressure threshold and a target,
             # two recommendations; other thresholds, such as a 10-year risk, say who both are for
             # a part that takes the action before it takes its strength too ("... (USPSTF, grade A): women aged
@@ -266,18 +220,6 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
 def _as_a1c(qs: list) -> list:
     """Percentages and IFCC values of an A1C recommendation named A1C where the sentence does not say it again."""
     return [q.model_copy(update={"name": "A1C"}) if q.name in ("percent", "mmol/mol value") else q for q in qs]
-
-
-def _merge(previous: Population, own: Population) -> Population:
-    """An anaphoric population ("these patients") is the previous sentence's, plus what this one adds."""
-    return previous.model_copy(
-        update={
-            "criteria": list(dict.fromkeys(previous.criteria + own.criteria)),
-            "conditions": list(dict.fromkeys(previous.conditions + own.conditions)),
-            "sex": previous.sex or own.sex,
-            "risk": previous.risk or own.risk,
-        }
-    )
 
 
 @lru_cache(maxsize=1)

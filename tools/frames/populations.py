@@ -2,13 +2,16 @@
 (:func:`population_segments`: "in women younger than 21, in women over 65 ..., and in women who ...", two subjects with
 criteria of their own) and alternative conditions (:func:`alternative_conditions`: "if ..., or if ...", "under
 140/90 mmHg if ..., or under 150/90 mmHg if ..."). Each yields one text per population, with the words they share.
+:func:`population_of` reads who one such text is about; :func:`merged_population` joins an anaphoric population ("these
+patients") to the one before it.
 """
 
 from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames import subgroups
+from clinrag.tools.frames import ages, subgroups
+from clinrag.tools.frames.schema import FrameContext, Population
 
 _POP_HEAD = re.compile(
     r"\b(?:in|for|to|among)\s+(?:(?:all|Black|older|younger)\s+)?"
@@ -115,3 +118,74 @@ def alternative_conditions(text: str) -> list[str]:
     if len(parts) < 2:
         return [text]
     return [f"{text[: first.end()]} {part.strip()}" for part in parts]
+
+
+_FEMALE = re.compile(r"\b(?:women|woman|female|females)\b", re.I)
+_MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
+_RISK = (
+    (re.compile(r"\b(?:even higher|very[- ]high)[- ]risk\b", re.I), "very high"),
+    # (not a comparator: "a 15% or higher risk over the next 10 years")
+    (re.compile(r"(?<!\bor )\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
+    (re.compile(r"\baverage[- ]risk\b|\baverage risk\b", re.I), "average"),
+)
+
+
+# a risk the population is without ("not at increased risk", "no personal or family history that places them at
+# increased risk") or that names another group beside it
+_NOT_AT_RISK_BEFORE = re.compile(r"\bnot (?:otherwise )?(?:at )?$"
+                                 # another group beside the first: "adults 40 or older, and those at increased risk,
+                                 # should have their blood pressure measured annually"
+                                 r"|\b(?:and|or),? (?:in )?(?:those|people|persons|anyone|(?:younger |older )?"
+                                 r"(?:adults|patients|individuals))(?: who are)? at $"
+                                 r"|\b(?:no|without)\b[^.;]{0,60}\b(?:that|which) (?:would )?(?:places?|puts?) "
+                                 r"(?:them|you|him|her|the \w+) at $", re.I)
+
+
+def _risk(text: str) -> str | None:
+    """The risk group a text names (very high, high, average), unless the population is without it."""
+    for pattern, label in _RISK:
+        for m in pattern.finditer(text):
+            if not _NOT_AT_RISK_BEFORE.search(text[max(0, m.start() - 100) : m.start()]):
+                return label
+    return None
+
+
+# a reason given for the recommendation says why, not for whom: "..., ask whether your medicines should be reduced,
+# because very low levels can cause dangerous hypos"
+_REASON = re.compile(r",?\s+because\b[^;]*", re.I)
+
+
+# an age after "no upper age limit" illustrates the open band, it does not start one: "There is no upper age limit: if
+# you are over 85, a statin may still lower your risk"
+_NO_UPPER_LIMIT_THEN = re.compile(r"\bno (?:fixed |set )?upper (?:age )?limit\b\s*[:;,]", re.I)
+
+
+def population_of(text: str, context: FrameContext | None) -> Population:
+    """Who one recommendation text is about: its ages, sex (else the document's), risk group, criteria and conditions
+    (a reason it gives, "because ...", names none)."""
+    lo, hi = ages.age_bounds(text) if not _NO_UPPER_LIMIT_THEN.search(text) else (None, None)
+    who = _REASON.sub("", text)
+    female, male = bool(_FEMALE.search(text)), bool(_MALE.search(text))
+    sex = "female" if female and not male else "male" if male and not female else None
+    if sex is None and not (female and male) and context is not None:
+        sex = context.sex
+    return Population(
+        sex=sex,
+        age_min=lo,
+        age_max=hi,
+        risk=_risk(text),
+        criteria=subgroups.criteria(who),
+        conditions=subgroups.conditions(who),
+    )
+
+
+def merged_population(previous: Population, own: Population) -> Population:
+    """An anaphoric population ("these patients") is the previous sentence's, plus what this one adds."""
+    return previous.model_copy(
+        update={
+            "criteria": list(dict.fromkeys(previous.criteria + own.criteria)),
+            "conditions": list(dict.fromkeys(previous.conditions + own.conditions)),
+            "sex": previous.sex or own.sex,
+            "risk": previous.risk or own.risk,
+        }
+    )
