@@ -4,7 +4,8 @@ individual decision, insufficient evidence, recommend against, discourage), chec
 
 from __future__ import annotations
 
-from clinrag.tools.frames.no_stance import AUDIENCE, ENTRY_STEP, NEW_AGE, STEP
+from clinrag.tools.frames.no_stance import NEW_AGE, STEP
+from clinrag.tools.frames.programme_cues import OFFERED
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
 # "At the lung health check, calculate ...", "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a
@@ -182,70 +183,12 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|extended|moved)\b)"
         r"|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
-        # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
-        # scan once every year", "we will offer you an appointment", "you will usually be offered a statin", "covered
-        # tests are one FIT per 12-month period", "former smokers remain eligible"
-        r"|\boffers\b|\b(?:will|'ll|’ll) (?:usually |normally |generally |then )?be offered\b"
-        r"|\b(?:we|they|the (?:programme|program|service|clinic)) (?:will|'ll|’ll) offer\b"
-        # a letter's "We offer screening to everyone aged 50 to 70 who is registered with a local practice"
-        r"|\bwe (?:now |also |currently )?offer\b"
+        # what programmes, letters, insurers, pathways and quality measures offer, cover, send and count
+        rf"|{OFFERED}"
         # a leaflet's goal: "the aim of treatment is usually to keep your clinic reading below 140/90 mmHg", "a clinic
         # reading below 150/90 mmHg is usually good enough", "an A1C between 7% and 8% strikes the right balance"
         r"|\bthe aim (?:of (?:treatment|therapy) )?is (?:usually |generally |normally )?to\b"
         r"|\b(?:is|are) (?:usually |generally |often )?good enough\b|\bstrikes? the right balance\b"
-        r"|\b(?:doctor|GP|nurse|clinician|practice|team) (?:will|'ll|’ll) (?:usually |normally |generally |then )?"
-        r"offer\b"
-        r"|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
-        r"|\bcovered frequenc(?:y|ies)\b"
-        # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
-        r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
-        r"|\bcovered (?:screening )?(?:tests?|services?)\b|\bcan be screened\b"
-        # who a leaflet or decision aid is for
-        rf"|{AUDIENCE}"
-        # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
-        r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
-        # a programme's kit: "the programme sends a home test kit ... to everyone aged 50 to 74", "you will receive a
-        # new kit every two years"
-        r"|\b(?:sends?|posts?|mails?) (?:you |out )?(?:an? |your |the )?(?:free |new )?(?:home |screening )?"
-        r"(?:test(?:ing)? )?kits?\b"
-        r"|\b(?:will|'ll|’ll) (?:receive|get) (?:an? |your )?(?:new |free |further |next )?(?:home |screening )?"
-        r"(?:test(?:ing)? )?(?:kit|invitation)s?\b"
-        # a pathway's entry step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
-        rf"|{ENTRY_STEP}"
-        # a pathway's result step, a level and what to do at it: "PSA 3.0 ng/mL or above → repeat within 6-8 weeks"
-        r"|(?:→|->)\s*(?:\w+ ){0,2}?(?:repeat|refer|order|recall|arrange|book)\b"
-        # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible
-        # patients are those aged 50 to 74"
-        r"|\b(?:first|last) (?:routine )?(?:invitation|kit|test kit|letter) "
-        r"(?:comes|is (?:sent|posted|mailed)|arrives)\b"
-        r"|\b(?:you are|you're) (?:being |now )?invited\b|\breceives? (?:their|your|her|his|an?) first invitation\b"
-        # "every three years, eligible individuals are invited for cytology" (not "are invited only if"), "we will
-        # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
-        # with a cervix aged 25 to 69"
-        r"|\b(?:are|is) (?:now )?invited (?:for|to|from)\b|\b(?:will|'ll|’ll) invite you\b"
-        r"|\b(?:we|they) (?:are|'re|’re) (?:now )?inviting you\b|\b(?:is|are) (?:now )?inviting (?:people|adults|men"
-        r"|women|everyone|residents|patients)\b"
-        # "Everyone aged 50 to 74 who is registered with a general practice is invited", "a free home test kit will be
-        # posted to you every two years"
-        r"|\b(?:everyone|everybody|all)\b[^.;]{0,60}\b(?:is|are) invited\b"
-        r"|\b(?:kits?|invitations?)\b[^.;]{0,40}\b(?:will be|is|are) (?:posted|sent|mailed)\b"
-        r"|\b(?:you are|you're) (?:now )?due for\b"
-        r"|\boffered to (?:everyone|everybody|all)\b"
-        # "Screening continues every two years, and invitations now continue until the 75th birthday"
-        r"|\b(?:screening|invitations?) (?:now )?continues? (?:every|until|up to|through|to age)\b"
-        r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
-        # a quality measure's denominator: the people who should receive what its numerator counts ("Numerator (good
-        # control): ...")
-        r"|^\W*(?:denominator|numerator|eligible population)(?:\s*\([^()]{0,40}\))?\s*:"
-        r"|^\W*numerator (?:compliance )?(?:is met|requires)\b"
-        # a quality indicator's count of good control: "Indicator DM-3 records the percentage of patients ... whose most
-        # recent HbA1c ... is 58 mmol/mol (7.5%) or less"
-        r"|\b(?:indicator|measure)\b[^.;]{0,30}\b(?:records|counts|reports|is) (?:the )?(?:percentage|proportion|share)"
-        r" of\b"
-        # "Description: the percentage of members 45 to 75 years of age who had appropriate screening for colorectal
-        # cancer"
-        r"|^\W*description\s*:\s*(?:the )?(?:percentage|proportion) of\b"
-        r"|\b(?:remain|are|is|become) eligible\b"
         # "after a negative HPV test, the next screening test is due in five years"
         r"|\b(?:is|are) (?:then )?due (?:again )?(?:in|every)\b"
         # a list of the tests a document accepts: "Suitable strategies include ...", "First-tier tests: ..."
