@@ -90,3 +90,52 @@ def test_where_a_quality_measure_starts_counting_is_not_where_screening_starts()
                   "3-year intervals for members aged 21 through 29. Routine screening of members younger than 21 is "
                   "not medically necessary.")
     assert "start_age" not in {facet for facet, _ in _facets(measure, policy)}
+
+
+def test_round_24_wordings():
+    """A decision left to health and preference after an I statement, "no longer an exclusion", "classed as high",
+    a category named for an earlier part, A1C thresholds in two units, the wait until the next test, a leaflet's "will
+    take a ... test", men who choose to be tested, a 10-year risk named just before a cut window, ranges written to one
+    more decimal, and a test named as not yet available."""
+    from frame_fixtures import BP, CERVICAL, LUNG, PSA
+
+    older = extract_frames("For women 75 or older, the evidence remains insufficient to recommend for or against "
+                           "screening (I statement), and decisions should take account of health and personal "
+                           "preference.", doc_meta=BREAST)
+    assert [f.action for f in older] == ["insufficient_evidence", "individual_decision"]
+    step = extract_frames("Step 2: Check smoking history; the patient is eligible if they have smoked at least twenty "
+                          "pack-years, whether they still smoke or quit at any time in the past, and the number of "
+                          "years since quitting is no longer an exclusion.", doc_meta=LUNG)
+    assert step and "years since quitting: any" in step[0].population.criteria
+    assert [[(q.name, q.value) for q in f.thresholds] for f in extract_frames(
+        "Your blood pressure is classed as high if readings taken at the surgery are 140/90 mmHg or above.",
+        doc_meta=BP)] == [[("hypertension", "140/90")]]
+    assert [(q.name, q.value) for f in extract_frames(
+        "Drug therapy should be started in adults with stage 1 hypertension whose 10-year cardiovascular risk is 10 % "
+        "or more, and in every adult whose blood pressure is 140/90 mm Hg or more.", doc_meta=BP)
+        for q in f.thresholds if q.unit == "mm Hg"] == [("blood pressure", "140/90")]
+    a = _doc("gd-a1c", A1C["topic"], "Step 3: If A1C falls below 6.5% (48 mmol/mol), treatment should be reduced.")
+    b = _doc("jm-a1c", A1C["topic"], "If your A1C drops below 6%, your doctor may consider lowering the dose of "
+             "medicines that can cause low blood sugar.")
+    assert _facets(a, b) == {("threshold", ("gd-a1c", "jm-a1c"))}
+    assert _summary("From age 30 through age 65, you will be offered an HPV test, and if it is negative you will not "
+                    "need another one for five years.", CERVICAL) == [("recommend", "hrHPV testing", 30, 65, 60)]
+    assert _summary("If you are 21 to 29, your nurse or doctor will take a cytology (smear) test every 3 years.",
+                    CERVICAL) == [("recommend", "cytology", 21, 29, 36)]
+    assert _summary("Men who choose to be tested usually have the test repeated each year.", PSA) == [
+        ("individual_decision", None, None, None, 12)]
+    assert [q.name for f in extract_frames(
+        "Atorvastatin 20 mg daily should be offered to adults aged 40 to 84 years whose 10-year cardiovascular risk, "
+        "estimated with the regional risk tool, is 10% or more.", doc_meta=STATIN) for q in f.thresholds] == [
+        "10-year CVD risk"]
+    old = {**_doc("ql-2014", STATIN["topic"], "In the same group with a 10-year risk of 5% to less than 7.5%, "
+                  "moderate-intensity statin therapy is reasonable."), "status": "superseded",
+           "superseded_by": "ql-2022"}
+    new = {**_doc("ql-2022", STATIN["topic"], "For those with a risk of 5 to 7.4 per cent, a statin may be "
+                  "considered."), "issued": "2024-01-01"}
+    assert "threshold" not in {facet for facet, _ in _facets(old, new)}
+    assert [(f.test, f.interval_months.min) for f in extract_frames(
+        "From 25 to 65 years, primary hrHPV testing every five years is the preferred strategy; where HPV testing is "
+        "not yet available, cytology at 3-year intervals is acceptable.", doc_meta=CERVICAL)] == [
+        ("hrHPV testing", 60), ("cytology", 36)]
+    assert age_bounds("What's new: the denominator now begins at age 25 and ends at age 65.") == (None, None)

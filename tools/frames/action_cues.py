@@ -49,8 +49,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # an insurer's "not considered routine" for older members; a leaflet's "the test is not usually offered"
         r"|\bnot considered routine\b|\b(?:is|are) not (?:usually|routinely|normally) offered\b"
         # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
+        # (not the wait until the next test: "if it is negative you will not need another one for five years")
         r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
-        r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))"
+        r"(?! to (?!(?:continue|go|have|get|undergo|be|keep|start|attend)\b))(?! another\b)"
         # "No one younger than 21 needs cervical screening"
         r"|\b(?:no one|nobody|no (?:woman|man|adult|person))\b[^.;,]{0,40}\bneeds?\b",
     ),
@@ -118,6 +119,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:discussion|conversation)(?: (?:about|of|on) [^.,;]{1,40})? should (?:start|begin)"
         r"|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecided? together\b"
+        # "... (I statement), and decisions should take account of health and personal preference"
+        r"|\bdecisions? (?:should|must|will) (?:take account of|take into account|be based on|reflect)\b"
         # "In adults older than 75, a clinician-patient discussion about starting a statin is reasonable"
         r"|\b(?:clinician[–-]patient|shared|informed) (?:discussion|conversation) (?:about|of|on) (?:starting|beginning"
         r"|initiating|whether)\b"
@@ -142,8 +145,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) a (?:choice|decision) (?:that )?(?:you|they|he|she) (?:can |should |will |may )?make\b"
         # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
         # at 24-month intervals while he ... still wants screening"
-        r"|\bwho opts? (?:in|for)\b|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) opts? "
-        r"(?:in|for)\b|\bstill wants? (?:screening|to be (?:screened|tested))\b"
+        # ("Men who choose to be tested usually have the test repeated each year")
+        r"|\bwho (?:opts?|chooses?|choose|decides?) (?:in\b|for\b|to be (?:tested|screened)\b|testing\b|screening\b)"
+        r"|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) opts? (?:in|for)\b"
+        r"|\bstill wants? (?:screening|to be (?:screened|tested))\b"
         # "If you decide to be tested, the test is usually repeated every two years", "If he chooses testing, order a
         # total PSA"
         r"|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) (?:decides?|chooses?|elects?|wants?) "
@@ -205,8 +210,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "If your readings are 130 over 80 or higher on two or more visits, you have high blood pressure"
         r"|\b(?:if|when)\b[^.;]{0,100},\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
         # "A PSA level of 4 ng/mL or higher is usually treated as raised"
-        r"|\b(?:is|are) (?:usually |generally |normally )?(?:treated|regarded|considered|counted) as (?:raised|abnormal"
-        r"|high|elevated|positive)\b"
+        # ("Your blood pressure is classed as high if readings taken at the surgery are 140/90 mmHg or above")
+        r"|\b(?:is|are) (?:usually |generally |normally )?(?:treated|regarded|considered|counted|classed|classified) "
+        r"as (?:raised|abnormal|high|elevated|positive)\b"
         r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
         r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)? is\b"
         r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
@@ -247,6 +253,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:will|'ll|’ll) keep (?:inviting|sending|screening|offering|writing to)\b"
         # a leaflet's schedule: "your team will check your HbA1c every three to six months"
         r"|\b(?:will|'ll|’ll) (?:usually )?(?:check|measure|test|review) (?:your|you)\b"
+        # "your nurse or doctor will take a cytology (smear) test every 3 years"
+        r"|\b(?:will|'ll|’ll) (?:usually )?take an? (?:[\w()-]+ ){0,3}test\b"
         r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
         # a programme's kit ("residents aged 50 to 74 are mailed a FIT kit every two years"), guidance cited in the
         # subjunctive ("aligns with clinical guidance that women aged 50 to 74 years be screened every two years"),

@@ -147,9 +147,10 @@ _EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$", re.I)
 # an age group the statement includes does not narrow it: "for adults with hypertension, including those over 80 who
 # live independently"
 # where a quality measure's count starts, not whom screening is for: "The denominator begins at age 24 because screening
-# starts at 21 and a full three-year look-back is needed"
+# starts at 21 and a full three-year look-back is needed", "the denominator now begins at age 25 and ends at age 65"
 _MEASURE_BEFORE = re.compile(
-    r"\b(?:denominator|numerator|measure|look-?back(?: period)?)\s+(?:(?:begins?|starts?)\s+)?$", re.I)
+    r"\b(?:denominator|numerator|measure|look-?back(?: period)?)\s+(?:now\s+|still\s+)?"
+    r"(?:(?:begins?|starts?)\s+at\s+(?:age\s+)?\d+\s+and\s+)?(?:(?:begins?|starts?|ends?)\s+)?$", re.I)
 _INCLUDED_BEFORE = re.compile(r"\bincluding (?:(?:those|people|adults|patients|men|women|persons|individuals) )?"
                               r"(?:who are )?$", re.I)
 

@@ -65,9 +65,10 @@ def test_options(text: str, intervention: str) -> list[tuple[str | None, Interva
 
 
 # a test that another replaces: one named as unavailable ("If primary HPV testing is unavailable, order cervical
-# cytology every three years instead") or replaced "in place of" another
-_REPLACED_TEST = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(?:unavailable|not available|declined"
-                          r"|not possible|not feasible|contraindicated)\b[^,;]*"
+# cytology every three years instead", "where HPV testing is not yet available, cytology at 3-year intervals is
+# acceptable") or replaced "in place of" another
+_REPLACED_TEST = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(?:unavailable|not (?:yet )?available"
+                          r"|declined|not possible|not feasible|contraindicated)\b[^,;]*"
                           # the test another one replaces: "primary testing for hrHPV in place of cytology-based
                           # screening" (up to the test's name: "in place of conventional digital mammography for
                           # annual screening" keeps its interval)

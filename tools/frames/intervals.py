@@ -40,8 +40,11 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     # a gapped second schedule that takes the first one's verb: "we will write to you again in three years while you
     # are aged 25 to 49, and in five years once you are aged 50 to 64"
     (rf"^\W*(?:and\s+)?in\s+{_NUM}\s+(years?|months?)\b(?=\s+(?:once|while|when|if|from|for|after)\b)", None, "post"),
-    # "a normal colonoscopy need not be repeated for ten years"
+    # "a normal colonoscopy need not be repeated for ten years", "if it is negative you will not need another one for
+    # five years"
     (rf"\bneed not be repeated (?:for|within|before)\s+{_NUM}\s+(years?|months?)", None, "post"),
+    (rf"\b(?:will not|won't|do not|don't) need another(?: one| test)? (?:for|within|before)\s+{_NUM}\s+"
+     r"(years?|months?)", None, "post"),
     # "the next screening test is due in five years"
     (rf"\bdue (?:again )?in\s+{_NUM}\s+(years?|months?)", None, "post"),
     # "the screening interval should be five years", "a recall interval of 3 years"
@@ -68,9 +71,11 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
 
 
 # a look-back that counts the measurement year itself: "during the measurement year or the two years prior" is
-# three years, "a FIT during the measurement year" one
+# three years ("within the measurement period or the four years before it" five), "a FIT during the measurement year"
+# one
 _MEASUREMENT_YEAR_OR = re.compile(
-    rf"\bduring the measurement (?:year|period)(?: or the {_NUM} years? (?:prior|before)\b)?", re.I)
+    rf"\b(?:during|within) the measurement (?:year|period)(?: or the {_NUM} years? (?:prior|before|preceding)"
+    r"(?: it)?\b)?", re.I)
 
 
 # the measurement year bounding who is counted, not a test: "women who turn 52 to 74 years of age during the

@@ -18,8 +18,11 @@ _YOU_HAVE_IT = r"\b(?:you|they|he|she) (?:have|has) (?:high blood pressure|hyper
 _YOU_HAVE_IT_AFTER = re.compile(rf"[^.;]{{0,60}}?,\s*{_YOU_HAVE_IT}", re.I)  # "..., you have high blood pressure"
 _YOU_HAVE_IT_IF = re.compile(rf"{_YOU_HAVE_IT} (?:if|when)\b", re.I)  # "you have high blood pressure if ..."
 # "High blood pressure is now defined as an average office reading of 130/80 mm Hg or more"
+# ("Your blood pressure is classed as high if readings taken at the surgery are 140/90 mmHg or above")
 _HIGH_BP_DEFINED = re.compile(r"\bhigh blood pressure (?:\(hypertension\) )?(?:is|are) (?:now |usually )?"
-                              r"(?:defined|diagnosed)\b[^.;]{0,60}$", re.I)
+                              r"(?:defined|diagnosed)\b[^.;]{0,60}$"
+                              r"|\bblood pressure (?:is|are) (?:classed|classified|considered|regarded|counted) as "
+                              r"(?:high|raised)\b[^.;]{0,80}$", re.I)
 
 
 _HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) years\b|\b(\d+)-year\b", re.I)
@@ -47,7 +50,8 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         if "ldl" in low and low.rfind("ldl") > risk:
             return "LDL-C reduction"
         if risk >= 0:
-            return _risk_name(low)
+            # (whole words: a window cut inside "10-year" would read a 0-year risk)
+            return _risk_name(re.sub(r"^\S*\s", "", before[-90:].lower()))
         # the measure after the value: "who have a 10% or greater 10-year CVD risk"
         if re.match(r"\s*(?:or (?:greater|higher|more|above)\s+)?(?:\d+-year\s+)?(?:\w+\s+){0,2}risk\b", after, re.I):
             return "10-year CVD risk"
@@ -75,6 +79,10 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
         or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
     cats = _BP_CATEGORY.findall(before) or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
+    # a category named for an earlier part ("in adults with stage 1 hypertension whose 10-year risk is 10 % or more, and
+    # in every adult whose blood pressure is 140/90 mm Hg or more"): the value's own part names none
+    if (named := list(_BP_CATEGORY.finditer(before))) and re.search(r",\s*and (?:in|for) ", before[named[-1].end():]):
+        cats = []
     # a leaflet's definition, the reading first ("If your readings are 130 over 80 or higher on two or more visits,
     # you have high blood pressure") or after ("You have high blood pressure if your reading at the surgery is 140/90
     # or more and a home or 24-hour check confirms it at 135/85 or more": the home reading named by its setting below)

@@ -152,7 +152,8 @@ _ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade 
 # (a change note's "lowered the diagnostic threshold, so that ... 130/80 mm Hg or higher ... now defines hypertension")
 # ("Eligibility no longer depends on how long ago a former smoker quit; people who stopped smoking any number of years
 # ago remain eligible": who is eligible now)
-_NOW = re.compile(r"\bnow (?:recommend|advis|suggest|define)\w*|\bno longer depends? on\b", re.I)
+_NOW = re.compile(r"\bnow (?:recommend|advis|suggest|define)\w*|\bno longer depends? on\b"
+                  r"|\b(?:is|are) no longer an? (?:exclusion|criterion|barrier|requirement)\b", re.I)
 # "If a serious illness limits how long you are expected to live, screening is no longer recommended for you": a
 # sentence that opens with its condition says what holds for those people now
 _CONDITION_FIRST = re.compile(r"\W*(?:if|once|when|after)\b", re.I)

@@ -33,7 +33,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      # "whether you still smoke or quit many years ago" (not "or quit within the past 15 years")
      r"|\bwhether (?:you|they|he|she) (?:still |currently )?smokes? or (?:have |has )?(?:quit|stopped|gave up)\b"
      r"(?! (?:smoking )?(?:within|in the))"
-     r"|\b(?:time|years) since quitting (?:is|are) not an? (?:exclusion|criterion|barrier)\b"
+     r"|\b(?:time|years) since quitting (?:is|are) (?:not|no longer) an? (?:exclusion|criterion|barrier)\b"
+     # "whether they still smoke or quit at any time in the past"
+     r"|\bquit (?:smoking )?at any time\b"
      r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\bnot be used to exclude"
      r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
      r"|(?:number of )?years since|when (?:\w+ ){1,2}(?:quit|stopped|gave up))"),

@@ -17,10 +17,32 @@ from clinrag.tools.frames.schema import Frame, Quantity
 
 
 def thresholds_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
-    """Whether two statements' thresholds differ on a measure both state ("10-year risk >= 7.5 % and LDL-C 70-189
-    mg/dL" against "10-year risk >= 10 %": the risk differs)."""
-    ta, tb = _shared(_hypertension_defined(qa), _hypertension_defined(qb), _measure_side)
-    return bool(ta and tb and ta != tb)
+    """Whether two statements' thresholds differ on a measure both state, in a unit both state ("10-year risk >= 7.5 %
+    and LDL-C 70-189 mg/dL" against "10-year risk >= 10 %": the risk differs; an A1C stated only in mmol/mol is
+    compared in percent)."""
+    ta, tb = _shared(*[_a1c_in_percent(_hypertension_defined(qs)) for qs in (qa, qb)],
+                     lambda q: (*_measure_side(q), q.unit))
+    return bool(ta and tb and not _same_values(ta, tb))
+
+
+def _same_values(ka: list, kb: list) -> bool:
+    """Two lists of (comparator, value, unit) that state the same values: a range's bounds written to one more decimal
+    place are the same bound ("5% to less than 7.5%" read as 5-7.5 and "5 to 7.4 per cent")."""
+    def bounds(value: str) -> list[float] | None:
+        try:
+            return [float(v) for v in value.split("-")]
+        except ValueError:
+            return None
+
+    def same(a: tuple, b: tuple) -> bool:
+        if a == b:
+            return True
+        if a[0] != b[0] or a[2] != b[2] or a[0] != "range":
+            return False
+        ba, bb = bounds(a[1]), bounds(b[1])
+        return bool(ba and bb and len(ba) == len(bb) and all(abs(x - y) <= 0.1 + 1e-9 for x, y in zip(ba, bb)))
+
+    return len(ka) == len(kb) and all(same(a, b) for a, b in zip(ka, kb))
 
 
 _OPEN_ABOVE = float("inf")
