@@ -4,9 +4,10 @@ sentence-pair NLI for the sentences that state no frame.
 Frames (stored with the index) say what each guideline recommends, for whom, how often and at which numbers;
 two documents that differ on a facet of one intervention for overlapping populations disagree (different
 organizations) or record a change (versions of one organization); a question that names ages ("women aged 75 and
-older") is answered on action for those ages. Sentences that carry frames are compared only as frames, so NLI
-cannot blend different age bands or flag a grade sentence against an unrelated one; NLI edges remain for the other
-sentences (background, labels, leaflets), labelled as NLI-based. Two abstracts are compared by
+older") is answered on action for those ages, one about a person ("my 72 year old dad") on every facet for that age.
+Sentences that carry frames are compared only as frames, so NLI cannot blend different age bands or flag a grade
+sentence against an unrelated one; NLI edges remain for the other sentences (background, labels, leaflets),
+labelled as NLI-based. Two abstracts are compared by
 their stance toward the question (``tools/nli/stance.py``: one study supports what is asked, the other refutes it),
 using only sentences that report a result (``is_result_sentence``: an effect measure, a p value, a change or
 no-effect cue): inclusion criteria, aims and methods of two studies state no finding that could disagree.
@@ -61,8 +62,11 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
         sentences.setdefault(item.doc_id, []).extend(split_sentences(item.text))  # as split at index build
     frames = {doc_id: index.frames_for(doc_id) for doc_id in sentences}
     replaced_on = index.replaced_on(list(frames))  # frames only ever name these documents
-    ages = state.understood.ages if state.understood else None  # a question about "women aged 75 and older"
-    disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on, ages)
+    # the ages a question asks about ("women aged 75 and older"), or one person's ("my 72 year old dad")
+    understood = state.understood
+    ages = understood.ages if understood else None
+    person = bool(understood and understood.age is not None and ages == (understood.age, understood.age))
+    disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on, ages, person)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
     abstracts = {e.doc_id for e in state.evidence if e.source_type == "abstract"}
     nli_sentences = sentences_for_nli(sentences, framed, abstracts)

@@ -19,12 +19,14 @@ intervention (and organization, for changes) form one :class:`Disagreement` list
 naming the document pairs that conflict (``pairs``: a row can hold documents that differ from a third but not from
 each other).
 
-A question that names ages (``ages``: "women aged 75 and older", "people in their sixties", "my 72 year old dad")
-is answered on action for those ages only (:func:`asked_about`).
+A question that names ages (``ages``: "women aged 75 and older", "people in their sixties") is answered on action for
+those ages only; one about a person of a stated age ("my 72 year old dad") on every facet for that age
+(:func:`asked_about`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -115,27 +117,46 @@ def _population_text(frames: list[Frame], docs: dict[Any, list[Frame]]) -> str:
 AgeBand = tuple[int | None, int | None]  # inclusive; None = open at that end
 
 
-def asked_about(facet: str, a: Frame, b: Frame, docs: dict[Any, list[Frame]], ages: AgeBand | None) -> bool:
+def _first_age(value: str) -> int | None:
+    """The age a start or stop value leads with ("50 (shared decision at 45-49)" -> 50; "no upper age limit" is open
+    above: 200)."""
+    if value == bands.NO_UPPER_LIMIT:
+        return 200
+    m = re.match(r"\s*(\d{1,3})\b", value)
+    return int(m.group(1)) if m else None
+
+
+def asked_about(facet: str, a: Frame, va: str, b: Frame, vb: str, docs: dict[Any, list[Frame]],
+                ages: AgeBand | None, person: bool = False) -> bool:
     """Whether a difference matters to the ages a question asks about (always, when it names none).
 
-    Only the stance is narrowed: two stances differ for the ages both frames' effective bands share, so an action
-    conflict is kept when the question's band meets both bands ("women aged 75 and older" is not answered with two
-    stances on women in their forties). Start and stop ages, intervals, thresholds and targets are kept: a question
-    often names ages for one of its parts only ("the 10-year risk level, and whether people in their sixties should
-    start it"), and on the synthetic sets narrowing those facets too lost more gold conflicts than false flags.
+    A question's band ("women aged 75 and older") narrows the stance only: two stances differ for the ages both
+    frames' effective bands share, so an action conflict is kept when the question's band meets both bands. Its
+    start and stop ages, intervals, thresholds and targets are kept: a question often names ages for one of its parts
+    only ("the 10-year risk level, and whether people in their sixties should start it"), and on the synthetic sets
+    narrowing those facets too lost more gold conflicts than false flags. A person's age ("should my 72 year old dad
+    still get PSA tests", ``person``) is the whole question's, so every facet is narrowed to it: two start ages s1 <
+    s2 differ for someone aged s1 to s2 - 1, two stop ages t1 < t2 for someone aged t1 + 1 to t2, any other facet for
+    the ages both frames' bands share.
     """
-    if ages is None or ages == (None, None) or facet != "action":
+    if ages is None or ages == (None, None) or (facet != "action" and not person):
         return True
     lo, hi = ages[0] if ages[0] is not None else 0, ages[1] if ages[1] is not None else 200
+    if facet in ("start_age", "stop_age"):
+        x, y = _first_age(va), _first_age(vb)
+        if x is None or y is None:
+            return True
+        first, second = sorted((x, y))
+        return (lo < second and hi >= first) if facet == "start_age" else (lo <= second and hi > first)
     a_lo, a_hi = bands.band(a, docs[(a.doc_id, a.intervention)])
     b_lo, b_hi = bands.band(b, docs[(b.doc_id, b.intervention)])
     return max(a_lo, b_lo, lo) <= min(a_hi, b_hi, hi)
 
 
-def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = None, ages: AgeBand | None = None
-                   ) -> list[Disagreement]:
+def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = None, ages: AgeBand | None = None,
+                   person: bool = False) -> list[Disagreement]:
     """Typed conflicts among frames (see module docstring; ``replaced_on`` as in :func:`pairing.pair_kind`;
-    ``ages``: the ages the question asks about, to narrow the conflicts to)."""
+    ``ages``: the ages the question asks about, to narrow the conflicts to; ``person``: they are one person's age)."""
     docs: dict[Any, list[Frame]] = defaultdict(list)
     for f in frames:
         docs[(f.doc_id, f.intervention)].append(f)
@@ -143,7 +164,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
     pairs: dict[tuple, set[tuple[str, str]]] = defaultdict(set)
 
     def add(kind: str, facet: str, a: Frame, va: str, b: Frame, vb: str) -> None:
-        if not asked_about(facet, a, b, docs, ages):
+        if not asked_about(facet, a, va, b, vb, docs, ages, person):
             return
         org = tuple(sorted(org_key(a.org))) if kind == "change" else era(kind, a, b)
         group = groups[(kind, facet, a.intervention, org)]
