@@ -48,9 +48,6 @@ def _strength_for_every_part(sentence: str) -> str | None:
     return rules.strength(every.group(0)) if every else None
 
 
-
-
-
 def _meta(doc_meta: dict | None) -> dict[str, Any]:
     meta = dict(doc_meta or {})
     issued = meta.get("issued")
@@ -86,11 +83,11 @@ _MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)(?:\s*\([^()]{0,40}\))
 # use may be beneficial in some adults with a 10-year risk of less than 10%, the likelihood of benefit is smaller;
 # ...") or a later comparison ("...; the likelihood of benefit is smaller in this group than in persons with a risk of
 # 10% or greater")
+_CONCESSION = re.compile(r"^\W*(?:although|though|even though)\b", re.I)
+_COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|less|more)\b[^.;]*\bthan\b", re.I)
 # a percentage that refers back to the risk a sentence named before it: "If the 10-year risk is 20% or higher, order a
 # high-intensity statin; if it is 7.5% to less than 20%, order a moderate-intensity statin"
 _RISK_AGAIN = re.compile(r"\b(?:if|when|where|once) it (?:is|was|lies)\b", re.I)
-_CONCESSION = re.compile(r"^\W*(?:although|though|even though)\b", re.I)
-_COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|less|more)\b[^.;]*\bthan\b", re.I)
 
 
 def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: FrameContext | None = None) -> list[Frame]:
