@@ -160,3 +160,19 @@ def test_a_risk_stated_in_tiers_is_compared_as_the_span_they_join_into():
         q.name for f in extract_frames("In apparently healthy people, an LDL-C goal of < 1.8 mmol/L (70 mg/dL), "
                                        "together with a reduction of at least 50% from baseline, is recommended.",
                                        doc_meta=STATIN) for q in f.thresholds]
+
+
+def test_tiers_join_only_spans_that_rise():
+    """A tier written as a range that does not rise ("10% to 10%") joins nothing and is compared as stated."""
+    from clinrag.tools.frames.schema import Frame, Population, Quantity
+    from clinrag.tools.frames.value_comparison import joined_tiers
+
+    def frame(op: str, value: str) -> Frame:
+        return Frame(intervention="statin", population=Population(), action="recommend",
+                     thresholds=[Quantity(name="10-year CVD risk", op=op, value=value, unit="%")])
+
+    high, middle, flat = frame(">=", "20"), frame("range", "7.5-20"), frame("range", "10-10")
+    own = [high, middle, flat]
+    assert [(q.op, q.value) for q in joined_tiers(high, own)] == [(">=", "7.5")]
+    assert [(q.op, q.value) for q in joined_tiers(middle, own)] == [(">=", "7.5")]
+    assert [(q.op, q.value) for q in joined_tiers(flat, own)] == [("range", "10-10")]

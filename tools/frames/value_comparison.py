@@ -25,21 +25,23 @@ def thresholds_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
     return bool(ta and tb and not _same_values(ta, tb))
 
 
+def _bounds(value: str) -> list[float] | None:
+    """The numbers of a value ("7.5" -> [7.5], "7.5-20" -> [7.5, 20.0]); None for a value that is not numbers."""
+    try:
+        return [float(v) for v in value.split("-")]
+    except ValueError:
+        return None
+
+
 def _same_values(ka: list, kb: list) -> bool:
     """Two lists of (comparator, value, unit) that state the same values: a range's bounds written to one more decimal
     place are the same bound ("5% to less than 7.5%" read as 5-7.5 and "5 to 7.4 per cent")."""
-    def bounds(value: str) -> list[float] | None:
-        try:
-            return [float(v) for v in value.split("-")]
-        except ValueError:
-            return None
-
     def same(a: tuple, b: tuple) -> bool:
         if a == b:
             return True
         if a[0] != b[0] or a[2] != b[2] or a[0] != "range":
             return False
-        ba, bb = bounds(a[1]), bounds(b[1])
+        ba, bb = _bounds(a[1]), _bounds(b[1])
         return bool(ba and bb and len(ba) == len(bb) and all(abs(x - y) <= 0.1 + 1e-9 for x, y in zip(ba, bb)))
 
     return len(ka) == len(kb) and all(same(a, b) for a, b in zip(ka, kb))
@@ -49,15 +51,13 @@ _OPEN_ABOVE = float("inf")
 
 
 def _risk_span(q: Quantity) -> tuple[float, float] | None:
-    """A 10-year risk's span of values: ">= 20" is 20 and up, "7.5-20" is 7.5 to 20."""
-    try:
-        if q.op in (">=", ">"):
-            return float(q.value), _OPEN_ABOVE
-        if q.op == "range":
-            lo, hi = q.value.split("-")
-            return float(lo), float(hi)
-    except ValueError:
-        return None
+    """A 10-year risk's span of values: ">= 20" is 20 and up, "7.5-20" is 7.5 to 20 (None for anything else, and for a
+    range that does not rise)."""
+    values = _bounds(q.value)
+    if q.op in (">=", ">") and values and len(values) == 1:
+        return values[0], _OPEN_ABOVE
+    if q.op == "range" and values and len(values) == 2 and values[0] < values[1]:
+        return values[0], values[1]
     return None
 
 
@@ -65,7 +65,8 @@ def joined_tiers(frame: Frame, own: list[Frame]) -> list[Quantity]:
     """A frame's thresholds, each 10-year risk joined with the tiers its document states beside it for the same action
     and test: "If the 10-year risk is 20% or higher, order a high-intensity statin; if it is 7.5% to less than 20%, a
     moderate-intensity statin" starts a statin at 7.5 % (a tier says how much, not whether), so either tier compared
-    with another document's ">= 7.5 %" agrees. Tiers join when one starts where the other ends."""
+    with another document's ">= 7.5 %" agrees. Tiers join when one starts where the other ends (each span rises, so
+    the joining ends)."""
     out = []
     for q in frame.thresholds:
         span = _risk_span(q) if q.name == "10-year CVD risk" else None
