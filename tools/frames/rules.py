@@ -171,8 +171,10 @@ def is_recommendation_text(text: str) -> bool:
 
 # no age at which to stop: "screening should not stop at a set age", "there is no fixed age to stop"
 _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
-# "the number of years since a former smoker quit should not be used to exclude them from screening": who stays in
-_NOT_EXCLUDED = re.compile(r"\b(?:should|must) not be used to (?:exclude|disqualify)\b", re.I)
+# "the number of years since a former smoker quit should not be used to exclude them from screening", "... should not
+# be used as an eligibility criterion to begin or to stop screening": who stays in
+_NOT_EXCLUDED = re.compile(r"\b(?:should|must) not be used (?:to (?:exclude|disqualify)|as an? (?:eligibility )?"
+                           r"criterion)\b", re.I)
 CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b"
                        r"|\bcontinue\w* (?:\w+ ){0,3}(?:as long as|for as long as)\b"
                        r"|\bkeep (?:going|having|getting|being screened|screening)\b[^.;]{0,30}\bas long as\b", re.I)

@@ -36,7 +36,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      r"|\b(?:time|years) since quitting (?:is|are) (?:not|no longer) an? (?:exclusion|criterion|barrier)\b"
      # "whether they still smoke or quit at any time in the past"
      r"|\bquit (?:smoking )?at any time\b"
-     r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\bnot be used to exclude"
+     r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\bnot be used"
+     # "... should not be used as an eligibility criterion to begin or to stop screening"
+     r" (?:to exclude|as an? (?:eligibility )?criterion)"
      r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
      r"|(?:number of )?years since|when (?:\w+ ){1,2}(?:quit|stopped|gave up))"),
     (
