@@ -4,7 +4,8 @@ sentence-pair NLI for the sentences that state no frame.
 Frames (stored with the index) say what each guideline recommends, for whom, how often and at which numbers;
 two documents that differ on a facet of one intervention for overlapping populations disagree (different
 organizations) or record a change (versions of one organization); a question that names ages ("women aged 75 and
-older") is answered on action for those ages, one about a person ("my 72 year old dad") on every facet for that age.
+older") is answered on action for those ages (and on intervals, when it asks how often for them), one about a person
+("my 72 year old dad") on every facet for that age.
 Sentences that carry frames are compared only as frames, so NLI cannot blend different age bands or flag a grade
 sentence against an unrelated one; NLI edges remain for the other sentences (background, labels, leaflets),
 labelled as NLI-based. Two abstracts are compared by
@@ -21,6 +22,7 @@ from clinrag.context import Context
 from clinrag.graph.events import contradiction_entry, disagreement_entry, emit
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
+from clinrag.question.understanding import narrowed_facets
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.index.text import split_sentences
 from clinrag.tools.nli.backends import get_stance_backend
@@ -62,11 +64,12 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
         sentences.setdefault(item.doc_id, []).extend(split_sentences(item.text))  # as split at index build
     frames = {doc_id: index.frames_for(doc_id) for doc_id in sentences}
     replaced_on = index.replaced_on(list(frames))  # frames only ever name these documents
-    # the ages a question asks about ("women aged 75 and older"), or one person's ("my 72 year old dad")
+    # the ages a question asks about ("women aged 75 and older"), or one person's ("my 72 year old dad"), and the
+    # facets narrowed to them
     understood = state.understood
     ages = understood.ages if understood else None
-    person = bool(understood and understood.age is not None and ages == (understood.age, understood.age))
-    disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on, ages, person)
+    narrowed = narrowed_facets(understood.asked, ages, understood.age) if understood else frozenset()
+    disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on, ages, narrowed)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
     abstracts = {e.doc_id for e in state.evidence if e.source_type == "abstract"}
     nli_sentences = sentences_for_nli(sentences, framed, abstracts)

@@ -3,7 +3,7 @@ band ("women aged 75 and older") narrows the stances, a person's age ("my 72 yea
 
 from __future__ import annotations
 
-from clinrag.tools.frames.conflicts import find_conflicts
+from clinrag.tools.frames.conflicts import ALL_FACETS, find_conflicts
 from clinrag.tools.frames.extract import document_frames
 
 
@@ -40,7 +40,7 @@ def test_start_and_stop_ages_matter_between_them():
     frames = document_frames(a) + document_frames(b)
 
     def facets(age):
-        return {c.facet for c in find_conflicts(frames, None, (age, age), person=True)}
+        return {c.facet for c in find_conflicts(frames, None, (age, age), ALL_FACETS)}
 
     assert facets(47) == {"start_age"}
     assert facets(60) == set()

@@ -271,6 +271,31 @@ def asked_ages(text: str, age: int | None) -> tuple[int | None, int | None] | No
     return (age, age) if age else None
 
 
+# a question's parts: "on the starting age, the FIT interval, and the advice for adults aged 45 to 49" asks about three
+# things, the ages belonging to the last ("between 30 and 65" is one band, so "and" splits only before a new part)
+_PARTS = re.compile(r"[,;:?]|\band (?=on |the |whether |what |when |which |who |how |at |if |for )", re.I)
+# how often, asked ("how often", "the interval", "how frequently", "repeated every")
+_HOW_OFTEN = re.compile(r"\bhow (?:often|frequently)\b|\bintervals?\b|\bfrequenc\w*|\brepeat\w*|\bevery\b", re.I)
+
+
+def narrowed_facets(question: str, ages: tuple[int | None, int | None] | None, age: int | None) -> frozenset[str]:
+    """The facets whose conflicts are narrowed to the ages a question asks about
+    (:func:`clinrag.tools.frames.conflicts.asked_about`): every facet for one person's age ("my 72 year old dad");
+    for a band, the stance, and the schedule when the part of the question that names the band asks how often
+    ("how often should women aged 30 to 65 have HPV-based screening", not "the FIT interval, and the advice for
+    adults aged 45 to 49")."""
+    from clinrag.tools.frames.ages import age_bounds
+    from clinrag.tools.frames.conflicts import ALL_FACETS, BAND_FACETS
+
+    if ages is None:
+        return frozenset()
+    if age is not None and ages == (age, age):
+        return ALL_FACETS
+    if any(_HOW_OFTEN.search(part) and age_bounds(part) == ages for part in _PARTS.split(question)):
+        return BAND_FACETS | {"interval"}
+    return BAND_FACETS
+
+
 def describe_person(age: int | None, sex: str | None) -> str:
     """The person as searched: "a man aged 72", "a woman", "aged 23" ("" when nothing was stated)."""
     who = {"female": "a woman", "male": "a man"}.get(sex or "", "")

@@ -19,16 +19,17 @@ intervention (and organization, for changes) form one :class:`Disagreement` list
 naming the document pairs that conflict (``pairs``: a row can hold documents that differ from a third but not from
 each other).
 
-A question that names ages (``ages``: "women aged 75 and older", "people in their sixties") is answered on action for
-those ages only; one about a person of a stated age ("my 72 year old dad") on every facet for that age
-(:func:`asked_about`).
+A question that names ages (``ages``: "women aged 75 and older", "people in their sixties") is answered for those ages
+on the facets it asks about at those ages (``narrowed``: action, and the interval when it asks how often for them);
+one about a person of a stated age ("my 72 year old dad") on every facet for that age (:func:`asked_about`).
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
+from collections.abc import Collection
+from typing import Any, get_args
 
 from clinrag.tools.frames import bands
 from clinrag.tools.frames.pairing import (
@@ -41,7 +42,7 @@ from clinrag.tools.frames.pairing import (
     states_no_stance,
 )
 from clinrag.tools.frames.schedules import schedules_differ, sole_test_schedules
-from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Frame
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Facet, Frame
 from clinrag.tools.frames.value_comparison import joined_tiers, targets_differ, thresholds_differ
 from clinrag.tools.frames.versions import option_changes
 
@@ -115,6 +116,9 @@ def _population_text(frames: list[Frame], docs: dict[Any, list[Frame]]) -> str:
 
 
 AgeBand = tuple[int | None, int | None]  # inclusive; None = open at that end
+# the facets a question's age band narrows unless it asks how often for those ages (a person's age narrows every facet)
+BAND_FACETS: frozenset[str] = frozenset({"action"})
+ALL_FACETS: frozenset[str] = frozenset(get_args(Facet))
 
 
 def _first_age(value: str) -> int | None:
@@ -127,19 +131,20 @@ def _first_age(value: str) -> int | None:
 
 
 def asked_about(facet: str, a: Frame, va: str, b: Frame, vb: str, docs: dict[Any, list[Frame]],
-                ages: AgeBand | None, person: bool = False) -> bool:
-    """Whether a difference matters to the ages a question asks about (always, when it names none).
+                ages: AgeBand | None, narrowed: Collection[str] = BAND_FACETS) -> bool:
+    """Whether a difference matters to the ages a question asks about (always, when it names none, and for every
+    facet not in ``narrowed``, the facets the question asks about at those ages).
 
-    A question's band ("women aged 75 and older") narrows the stance only: two stances differ for the ages both
-    frames' effective bands share, so an action conflict is kept when the question's band meets both bands. Its
-    start and stop ages, intervals, thresholds and targets are kept: a question often names ages for one of its parts
-    only ("the 10-year risk level, and whether people in their sixties should start it"), and on the synthetic sets
-    narrowing those facets too lost more gold conflicts than false flags. A person's age ("should my 72 year old dad
-    still get PSA tests", ``person``) is the whole question's, so every facet is narrowed to it: two start ages s1 <
-    s2 differ for someone aged s1 to s2 - 1, two stop ages t1 < t2 for someone aged t1 + 1 to t2, any other facet for
-    the ages both frames' bands share.
+    Two stances, or two schedules, differ for the ages both frames' effective bands share, so such a conflict is kept
+    when the question's band meets both bands. A question's band ("women aged 75 and older") narrows the stance, and
+    the schedule when it asks how often for those ages ("how often should women aged 30 to 65 have HPV testing";
+    :func:`clinrag.question.understanding.narrowed_facets`); its other facets are kept, because a question often
+    names ages for one of its parts only ("the FIT interval, and the advice for adults aged 45 to 49"). A person's
+    age ("should my 72 year old dad still get PSA tests") is the whole question's, so every facet is narrowed to it:
+    two start ages s1 < s2 differ for someone aged s1 to s2 - 1, two stop ages t1 < t2 for someone aged t1 + 1 to
+    t2, any other facet for the ages both frames' bands share.
     """
-    if ages is None or ages == (None, None) or (facet != "action" and not person):
+    if ages is None or ages == (None, None) or facet not in narrowed:
         return True
     lo, hi = ages[0] if ages[0] is not None else 0, ages[1] if ages[1] is not None else 200
     if facet in ("start_age", "stop_age"):
@@ -154,9 +159,9 @@ def asked_about(facet: str, a: Frame, va: str, b: Frame, vb: str, docs: dict[Any
 
 
 def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = None, ages: AgeBand | None = None,
-                   person: bool = False) -> list[Disagreement]:
+                   narrowed: Collection[str] = BAND_FACETS) -> list[Disagreement]:
     """Typed conflicts among frames (see module docstring; ``replaced_on`` as in :func:`pairing.pair_kind`;
-    ``ages``: the ages the question asks about, to narrow the conflicts to; ``person``: they are one person's age)."""
+    ``ages``: the ages the question asks about; ``narrowed``: the facets narrowed to them, :func:`asked_about`)."""
     docs: dict[Any, list[Frame]] = defaultdict(list)
     for f in frames:
         docs[(f.doc_id, f.intervention)].append(f)
@@ -164,7 +169,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
     pairs: dict[tuple, set[tuple[str, str]]] = defaultdict(set)
 
     def add(kind: str, facet: str, a: Frame, va: str, b: Frame, vb: str) -> None:
-        if not asked_about(facet, a, va, b, vb, docs, ages, person):
+        if not asked_about(facet, a, va, b, vb, docs, ages, narrowed):
             return
         org = tuple(sorted(org_key(a.org))) if kind == "change" else era(kind, a, b)
         group = groups[(kind, facet, a.intervention, org)]

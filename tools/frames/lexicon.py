@@ -109,7 +109,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             "hrHPV testing",
             # ("high-risk HPV (hrHPV) testing": the abbreviation restated in parentheses)
             r"\b(?:primary |high-risk |hr)?HPV(?: \((?:hr-?)?HPV\))?(?: DNA| primary)?"
-            r"(?: test(?:ing|s)?|-based (?:screening|testing)| detection)"
+            r"(?: test(?:ing|s)?|-based (?:screening|testing)| detection| results?)"
             r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?(?:HPV|human papillomavirus)"
             # "the test looks for human papillomavirus (HPV)"
             r"|\btests? (?:that )?(?:checks?|looks?|screens?) for (?:high-risk )?(?:HPV|human papillomavirus)"
@@ -122,7 +122,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
     "colorectal cancer screening": (
         ("mt-sDNA", r"\b(?:multi-?target )?stool DNA(?:[- ]FIT)?(?: test(?:ing)?)?|\bmt-?sDNA|\bFIT-DNA"),
         ("flexible sigmoidoscopy", r"\b(?:flexible )?sigmoidoscopy"),
-        ("CT colonography", r"\bCT colonography"),
+        ("CT colonography", r"\bCT colonography|\bcomputed tomograph(?:ic|y) colonography"),
         ("colonoscopy", r"\bcolonoscopy"),
         (
             "FIT",

@@ -9,6 +9,13 @@ from __future__ import annotations
 
 from clinrag.tools.frames.no_stance import AUDIENCE, ENTRY_STEP
 
+# what a quality measure's numerator counts now, stated in a change note ("the numerator threshold for patients aged 18
+# to 64 has been tightened to an HbA1c below 7.0%", "For patients aged 65 to 75 the numerator continues to require a
+# most recent HbA1c under 8.0%"): a cue of "recommend" and of a goal (:mod:`.quantities`)
+NUMERATOR_NOW = (r"\bnumerator (?:now |still )?(?:continues to require|requires)\b"
+                 r"|\bnumerator (?:threshold|cut-?off|target|goal)\b[^.;]{0,60}?\b(?:has been|is now|is|was) "
+                 r"(?:tightened|lowered|raised|changed|set|relaxed|loosened|reduced|moved) to\b")
+
 OFFERED = (
     # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
     # scan once every year", "we will offer you an appointment", "you will usually be offered a statin", "covered
@@ -32,7 +39,7 @@ OFFERED = (
     # new kit every two years"
     r"|\b(?:sends?|posts?|mails?) (?:you |out )?(?:an? |your |the )?(?:free |new )?(?:home |screening )?"
     r"(?:test(?:ing)? )?kits?\b"
-    r"|\b(?:will|'ll|’ll) (?:receive|get) (?:an? |your )?(?:new |free |further |next )?(?:home |screening )?"
+    r"|\b(?:will|'ll|’ll) (?:receive|get) (?:an? |your )?(?:first |new |free |further |next )?(?:home |screening )?"
     r"(?:test(?:ing)? )?(?:kit|invitation)s?\b"
     # a pathway's entry step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
     rf"|{ENTRY_STEP}"
@@ -47,6 +54,8 @@ OFFERED = (
     # invite you again in five years", "you are now due for cervical screening, a free test offered to everyone
     # with a cervix aged 25 to 69"
     r"|\b(?:are|is) (?:now )?invited (?:for|to|from)\b|\b(?:will|'ll|’ll) invite you\b"
+    # "Eligible people continue to be invited from the age of twenty-five until their 65th birthday"
+    r"|\bcontinues? to be invited (?:from|until|up to|to age|every)\b"
     r"|\b(?:we|they) (?:are|'re|’re) (?:now )?inviting you\b|\b(?:is|are) (?:now )?inviting (?:people|adults|men"
     r"|women|everyone|residents|patients)\b"
     # "Everyone aged 50 to 74 who is registered with a general practice is invited", "a free home test kit will be
@@ -62,6 +71,7 @@ OFFERED = (
     # control): ...")
     r"|^\W*(?:denominator|numerator|eligible population)(?:\s*\([^()]{0,40}\))?\s*:"
     r"|^\W*numerator (?:compliance )?(?:is met|requires)\b"
+    rf"|{NUMERATOR_NOW}"
     # a quality indicator's count of good control: "Indicator DM-3 records the percentage of patients ... whose most
     # recent HbA1c ... is 58 mmol/mol (7.5%) or less"
     r"|\b(?:indicator|measure)\b[^.;]{0,30}\b(?:records|counts|reports|is) (?:the )?(?:percentage|proportion|share)"

@@ -14,6 +14,7 @@ import re
 
 from clinrag.tools.frames import set_aside
 from clinrag.tools.frames.numbers import NUMBER_WORDS
+from clinrag.tools.frames.programme_cues import NUMERATOR_NOW
 from clinrag.tools.frames.quantity_names import quantity_name
 from clinrag.tools.frames.schema import Quantity
 
@@ -43,6 +44,7 @@ _TARGET_CUE = re.compile(
     r"|(?!lower |reduce )(?:\w+ )?blood pressure|systolic|LDL)\b"
     # a quality measure's control: "whose most recent blood pressure was adequately controlled (<140/90 mm Hg)"
     r"|\badequately controlled\b|^\W*numerator\b"
+    rf"|{NUMERATOR_NOW}"
     # a level below which one should stay: "an A1C below 7.0% (53 mmol/mol) is recommended"
     r"|\b(?:A1C|HbA1c|blood pressure)\b (?:(?:level|reading) )?(?:of )?(?:below|under|less than|<|≤)\s*\d"
     r"(?:[^.;]|\.\d){0,40}"
