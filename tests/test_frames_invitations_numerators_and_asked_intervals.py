@@ -1,12 +1,13 @@
 """Frames and conflicts for a first invitation "when you turn 25" and invitations that "continue to be invited from",
 a quality measure's numerator changed in a change note, years since quitting that "should not be used as an
-eligibility criterion" or are "no longer checked", "computed tomographic colonography", a "negative hrHPV result",
-and the schedules a question asks about for an age band (``tools/frames/programme_cues.py``, ``quantities.py``,
-``subgroups.py``, ``rules.py``, ``lexicon.py``, ``conflicts.py``; ``clinrag/question/understanding.py``)."""
+eligibility criterion" or are "no longer checked", "computed tomographic colonography", a "negative hrHPV result", a
+second band for a risk group ("or 45 to 69 if he is of Black African or Caribbean ancestry"), and the schedules a
+question asks about for an age band (``tools/frames/programme_cues.py``, ``quantities.py``, ``subgroups.py``,
+``rules.py``, ``lexicon.py``, ``clauses.py``, ``conflicts.py``; ``clinrag/question/understanding.py``)."""
 
 from __future__ import annotations
 
-from frame_fixtures import A1C, CERVICAL, CRC, LUNG
+from frame_fixtures import A1C, CERVICAL, CRC, LUNG, PSA
 from frame_fixtures import conflict_facets as _facets
 from frame_fixtures import make_doc as _doc
 from frame_fixtures import summary as _summary
@@ -106,3 +107,21 @@ def test_a_band_narrows_the_schedule_when_the_question_asks_how_often_for_it():
     assert "interval" in {c.facet for c in find_conflicts(frames, None, (30, 64))}
     assert "interval" not in {c.facet for c in find_conflicts(frames, None, (30, 64), BAND_FACETS | {"interval"})}
     assert "interval" in {c.facet for c in find_conflicts(frames, None, (21, 29), BAND_FACETS | {"interval"})}
+
+
+def test_a_second_band_for_a_risk_group_is_a_recommendation_of_its_own():
+    """"aged 50 to 69, or 45 to 69 if he is of Black African or Caribbean ancestry or has a father or brother
+    diagnosed" is two recommendations: from 50 for every man, from 45 for the higher-risk groups, so the pathway's
+    start age for average-risk men is 50, as the decision aid's."""
+    step = ("Step 1 (eligibility check): confirm that the man has no urinary symptoms, and that he is aged 50 to 69, "
+            "or 45 to 69 if he is of Black African or Caribbean ancestry or has a father or brother diagnosed with "
+            "prostate cancer.")
+    frames = extract_frames(step, doc_meta=PSA)
+    assert [(f.population.age_min, f.population.age_max, sorted(f.population.criteria)) for f in frames] == [
+        (50, 69, []), (45, 69, ["Black ancestry", "family history"])]
+    pathway = _doc("sp-psa", PSA["topic"], step + " Step 2: hold a shared decision-making conversation and record the "
+                   "outcome.")
+    aid = _doc("um-psa", PSA["topic"], "This decision aid is for men between 50 and 69 who are deciding whether to "
+               "have a PSA blood test. If you are Black or your father or brother had prostate cancer, your doctor "
+               "may suggest talking about the test from age 45.")
+    assert not {facet for facet, _ in _facets(pathway, aid)} & {"start_age"}

@@ -23,9 +23,13 @@ SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|
 # the second part opens with its interval, a preposition, a comparator ("a target below 140/90 mmHg for people under
 # 80 and below 150/90 mmHg for those aged 80 and over") or a subject with ages ("..., and women aged 50 to 64 every
 # five years")
+# or the other ages of people named by a criterion ("he is aged 50 to 69, or 45 to 69 if he is of Black African or
+# Caribbean ancestry")
 _GAPPED = re.compile(
     r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in|between|below|under|less than)\b"
-    r"|(?:women|men|adults|people|those|patients|individuals)\s+(?:aged?\s+|between\s+)?\d)", re.I
+    r"|(?:women|men|adults|people|those|patients|individuals)\s+(?:aged?\s+|between\s+)?\d)"
+    r"|,\s+or\s+(?=(?:from\s+|aged\s+)?\d{2}(?:\s+(?:to|through|-)\s+\d{2})?\s+(?:years\s+)?(?:if|for|when|in)\b)",
+    re.I,
 )
 
 
@@ -170,6 +174,8 @@ def _gapped(sentence: str) -> list[str] | None:
     risk"); None when the sentence has no such part."""
     if m := _GAPPED.search(sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
+        if right[:1].isdigit():  # "..., or 45 to 69 if he is of Black African or Caribbean ancestry": ages
+            right = f"aged {right}"
         if not rules.action(left) or rules.action(rules.unbracketed(right)):
             return None
         valued = any(quantities(left)), any(quantities(right))

@@ -61,7 +61,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("no significant hypoglycemia", r"\bwithout significant hypoglycemia"),
     (
         "Black ancestry",
-        r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b|\bAfrican (?:descent|ancestry)",
+        r"\bBlack (?:men|ancestry|people|individuals)|\b(?:are|is) Black\b|\bAfrican (?:descent|ancestry)"
+        # "of Black African or Caribbean ancestry"
+        r"|\bBlack (?:African|Caribbean)(?: or (?:Black )?(?:African|Caribbean))? (?:ancestry|descent|family|origin)",
     ),
     # "carriers of a pathogenic BRCA2 variant"
     # (and "carriers of a BRCA1 or BRCA2 pathogenic variant")
