@@ -1,13 +1,14 @@
 """Frames and conflicts for a first invitation "when you turn 25" and invitations that "continue to be invited from",
 a quality measure's numerator changed in a change note, years since quitting that "should not be used as an
 eligibility criterion" or are "no longer checked", "computed tomographic colonography", a "negative hrHPV result", a
-second band for a risk group ("or 45 to 69 if he is of Black African or Caribbean ancestry"), and the schedules a
-question asks about for an age band (``tools/frames/programme_cues.py``, ``quantities.py``, ``subgroups.py``,
-``rules.py``, ``lexicon.py``, ``clauses.py``, ``conflicts.py``; ``clinrag/question/understanding.py``)."""
+second band for a risk group ("or 45 to 69 if he is of Black African or Caribbean ancestry"), adults with diabetes
+for aspirin, and the schedules a question asks about for an age band (``tools/frames/programme_cues.py``,
+``quantities.py``, ``subgroups.py``, ``populations.py``, ``rules.py``, ``lexicon.py``, ``clauses.py``, ``conflicts.py``;
+``clinrag/question/understanding.py``)."""
 
 from __future__ import annotations
 
-from frame_fixtures import A1C, CERVICAL, CRC, LUNG, PSA
+from frame_fixtures import A1C, ASPIRIN, CERVICAL, CRC, LUNG, PSA
 from frame_fixtures import conflict_facets as _facets
 from frame_fixtures import make_doc as _doc
 from frame_fixtures import summary as _summary
@@ -125,3 +126,20 @@ def test_a_second_band_for_a_risk_group_is_a_recommendation_of_its_own():
                "have a PSA blood test. If you are Black or your father or brother had prostate cancer, your doctor "
                "may suggest talking about the test from age 45.")
     assert not {facet for facet, _ in _facets(pathway, aid)} & {"start_age"}
+
+
+def test_adults_with_diabetes_are_their_own_population_for_aspirin_only():
+    """"may be considered in adults with diabetes aged 50 to 69" does not refine a general "not recommended": it is
+    about other people, so that stance still differs from another organization's "might be considered at 40 to 70";
+    for a glycemic target, diabetes is everyone the guidance is about."""
+    [diabetic] = extract_frames("In adults with diabetes aged 50 to 69 who are at high cardiovascular risk, low-dose "
+                                "aspirin may be considered.", doc_meta=ASPIRIN)
+    assert diabetic.population.conditions == ["diabetes"]
+    [goal] = extract_frames("For adults with type 2 diabetes, an A1C below 7% is recommended.", doc_meta=A1C)
+    assert goal.population.conditions == []
+    general = _doc("zr-asa", ASPIRIN["topic"], "Aspirin is not recommended for primary prevention of cardiovascular "
+                   "disease in adults without established disease, whatever their 10-year risk. In adults with "
+                   "diabetes aged 50 to 69 who are at high cardiovascular risk, low-dose aspirin may be considered.")
+    select = _doc("qb-asa", ASPIRIN["topic"], "Low-dose aspirin might be considered for primary prevention among "
+                  "select adults 40 to 70 years of age who are at higher cardiovascular risk (Class IIb).")
+    assert ("action", ("qb-asa", "zr-asa")) in _facets(general, select)

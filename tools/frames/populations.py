@@ -175,7 +175,7 @@ def population_of(text: str, context: FrameContext | None) -> Population:
         age_max=hi,
         risk=_risk(text),
         criteria=subgroups.criteria(who),
-        conditions=subgroups.conditions(who),
+        conditions=subgroups.conditions(who, context.intervention if context else None),
     )
 
 

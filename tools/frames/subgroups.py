@@ -179,6 +179,15 @@ def criteria(text: str) -> list[str]:
     return _labels(CRITERIA, text)
 
 
-def conditions(text: str) -> list[str]:
-    """The subgroup conditions ``text`` names (:data:`CONDITIONS`), in table order."""
-    return _labels(CONDITIONS, text)
+# Conditions that make a population of their own for one intervention only: aspirin for primary prevention is weighed
+# apart for adults with diabetes ("may be considered in adults with diabetes aged 50 to 69" beside a general "not
+# recommended"), while for a glycemic target diabetes is everyone the guidance is about.
+CONDITIONS_FOR: dict[str, tuple[tuple[str, str], ...]] = {
+    "low-dose aspirin": (("diabetes", r"\b(?:with|have|has|having|living with) (?:type [12] )?diabetes\b"),),
+}
+
+
+def conditions(text: str, intervention: str | None = None) -> list[str]:
+    """The subgroup conditions ``text`` names (:data:`CONDITIONS`, and :data:`CONDITIONS_FOR` the document's
+    ``intervention``), in table order."""
+    return _labels(CONDITIONS + CONDITIONS_FOR.get(intervention or "", ()), text)
