@@ -14,23 +14,11 @@ import re
 from typing import Any
 
 from clinrag.tools.frames import ages, intervals, lexicon, rules, subgroups
+from clinrag.tools.frames.clause_parts import gapped, own_people, same_for_others, value_keys, with_trailing_strength
 from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
 SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
-# a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
-# older", "... from age 25 to 39 and annually from age 40" (no verb of its own: it takes the first clause's action)
-# the second part opens with its interval, a preposition, a comparator ("a target below 140/90 mmHg for people under
-# 80 and below 150/90 mmHg for those aged 80 and over") or a subject with ages ("..., and women aged 50 to 64 every
-# five years")
-# or the other ages of people named by a criterion ("he is aged 50 to 69, or 45 to 69 if he is of Black African or
-# Caribbean ancestry")
-_GAPPED = re.compile(
-    r",?\s+and\s+(?=(?:annually|yearly|biennially|every|to|for|from|at|in|between|below|under|less than)\b"
-    r"|(?:women|men|adults|people|those|patients|individuals)\s+(?:aged?\s+|between\s+)?\d)"
-    r"|,\s+or\s+(?=(?:from\s+|aged\s+)?\d{2}(?:\s+(?:to|through|-)\s+\d{2})?\s+(?:years\s+)?(?:if|for|when|in)\b)",
-    re.I,
-)
 
 
 def nlp() -> Any:
@@ -91,7 +79,7 @@ def clauses(sentence: str) -> list[str]:
         # "recommends an A1C goal below 7% ..., and suggests that a less stringent goal, such as under 8%, ...":
         # each verb its own value, two goals or a new action (a threshold and a goal with one action stay one clause,
         # whose strength both frames share)
-        values = [_value_keys(side) for side in found]
+        values = [value_keys(side) for side in found]
         kinds = [tuple(bool(qs) for qs in side) for side in found]  # (thresholds?, targets?)
         if rules.action(left) == rules.action(rules.unbracketed(own_words)) and kinds[0] != kinds[1]:
             values = [set(), set()]
@@ -100,7 +88,7 @@ def clauses(sentence: str) -> list[str]:
             all(groups) and groups[0] != groups[1]) or (all(values) and values[0] != values[1]
         ):
             return [left, right]
-    return (_own_strengths(sentence) or _gapped(sentence) or _same_for_others(sentence) or _own_people(sentence)
+    return (_own_strengths(sentence) or gapped(sentence) or same_for_others(sentence) or own_people(sentence)
             or [sentence])
 
 
@@ -111,7 +99,7 @@ def _closing_strength_shared(parts: list[str]) -> list[str]:
     own ("..., whereas for 76 to 85 the decision is individual (grade C)") keeps its strength to itself."""
     last = parts[-1]
     own = rules.action(rules.unbracketed(last))
-    return [p if own and rules.action(rules.unbracketed(p)) != own else _with_trailing_strength(p, last)
+    return [p if own and rules.action(rules.unbracketed(p)) != own else with_trailing_strength(p, last)
             for p in parts[:-1]] + [last]
 
 
@@ -166,108 +154,6 @@ def _grades_joined(parts: list[str]) -> list[str]:
     return out
 
 
-def _gapped(sentence: str) -> list[str] | None:
-    """A first recommendation and a gapped second one without a verb of its own, other ages and an interval or a
-    value of its own ("... every 3 years, and between 50 and 64 every 5 years", "aim for below 140/90 mmHg, and for
-    those aged 80 and over, below 150/90 mmHg"), or other people named by a criterion or condition with a value of
-    their own ("... at 140/90 mm Hg or above in every adult, and from 130/80 mm Hg in those at high cardiovascular
-    risk"); None when the sentence has no such part."""
-    if m := _GAPPED.search(sentence):
-        left, right = sentence[: m.start()], sentence[m.end() :]
-        if right[:1].isdigit():  # "..., or 45 to 69 if he is of Black African or Caribbean ancestry": ages
-            right = f"aged {right}"
-        if not rules.action(left) or rules.action(rules.unbracketed(right)):
-            return None
-        valued = any(quantities(left)), any(quantities(right))
-        # ("Drug therapy should be started at 140/90 mm Hg or above in every adult, and from 130/80 mm Hg in those at
-        # high cardiovascular risk": other people, set by a criterion, with a value of their own)
-        own_people = all(valued) and (
-            set(subgroups.criteria(right)) - set(subgroups.criteria(left))
-            or set(subgroups.conditions(right)) - set(subgroups.conditions(left)))
-        own_ages = ages.age_spans(left) and ages.age_spans(right) and (
-            intervals.interval_spans(right) or valued[1] or subgroups.criteria(right))
-        if own_people or own_ages:
-            # "... every year from 45 to 54 and every 2 years from 55 onward (qualified recommendation)"
-            return [_with_trailing_strength(left, right), right]
-    return None
-
-
-def _with_trailing_strength(left: str, right: str) -> str:
-    """``left`` with the strength in parentheses that closes ``right`` when ``left`` states none: a strength stated
-    once at the end is both parts'."""
-    trailing = re.search(r"\([^()]*\)\W*$", right)
-    if trailing and not rules.strength(left) and rules.strength(trailing.group(0)):
-        return f"{left} {trailing.group(0).rstrip('. ')}"
-    return left
-
-
-# the first recommendation extended to another intervention or other people: "..., and the same goes for adding
-# ultrasound or MRI in women with dense breasts", "women over 65 ... can stop, as can women who have had a
-# hysterectomy"; the second part takes the first part's action
-_SAME_FOR = re.compile(
-    r",?\s+and\s+the same (?:goes|applies|holds|is true) (?:for|to)\s+"
-    r"|,\s+as\s+(?:can|should|may|must|do|does|will|are|is)\s+"
-    r"(?=(?:all\s+|most\s+)?(?:women|men|adults|people|those|patients|individuals|anyone)\b)", re.I
-)
-# another intervention the first part's words govern: "insufficient to assess ... tomosynthesis as a primary
-# screening method, or of supplemental screening with ultrasound or MRI in women with dense breasts"
-_OR_OF = re.compile(r",?\s+(?:or|and)\s+(?:of|for)\s+(?=\w)", re.I)
-# a second thing the verb recommends, for people of its own: "recommend starting drug therapy when office blood
-# pressure is 140/90 mm Hg or higher and, in treated patients aged 18 to 64, lowering systolic pressure to 120-129"
-_GERUND_PART = re.compile(
-    r",?\s+and,?\s+(?=(?:(?:in|for|among)\s+[^,;()]+,\s*)?(?:lowering|reducing|keeping|bringing|treating|starting"
-    r"|offering|adding)\b)", re.I
-)
-# a gapped part with a grade of its own: "earns a B grade for ..., and a C grade (selectively offer it) when ..."
-_GAPPED_GRADE = re.compile(r",?\s+and\s+(?=(?:an?\s+)?['‘]?[ABCDI]['’]?[- ]grade\b|grade [ABCDI]\b)")
-
-
-def _extends(left: str, right: str) -> str | None:
-    """:data:`_SAME_FOR`: the second part takes the first part's action (or states its own)."""
-    return left if rules.action(left) or rules.action(right) else None
-
-
-def _another_intervention(left: str, right: str) -> str | None:
-    """:data:`_OR_OF`: only when the second part names another intervention and no action of its own."""
-    named = lexicon.intervention(left), lexicon.intervention(right)
-    if None in named or named[0] == named[1] or rules.action(rules.unbracketed(right)):
-        return None
-    return left if rules.action(left) else None
-
-
-def _second_thing(left: str, right: str) -> str | None:
-    """:data:`_GERUND_PART`: only when both parts state values and the second no action of its own."""
-    if rules.action(rules.unbracketed(right)) or not (any(quantities(left)) and any(quantities(right))):
-        return None
-    left = _with_trailing_strength(left, right)
-    return left if rules.action(left) else None
-
-
-def _graded_differently(left: str, right: str) -> str | None:
-    """:data:`_GAPPED_GRADE`: only when the first part is graded and the second otherwise."""
-    own = rules.strength(left)
-    if not own or rules.strength(right) == own:
-        return None
-    return left if rules.action(left) else None
-
-
-# each second-part pattern with what the two sides must state; the first to accept divides the sentence
-_SECOND_PARTS = ((_SAME_FOR, _extends), (_OR_OF, _another_intervention), (_GERUND_PART, _second_thing),
-                 (_GAPPED_GRADE, _graded_differently))
-
-
-def _same_for_others(sentence: str) -> list[str] | None:
-    """A first recommendation and a second part that extends it to others (:data:`_SAME_FOR`) or to another
-    intervention (:data:`_OR_OF`), recommends a second thing for people of its own (:data:`_GERUND_PART`), or grades
-    the same intervention differently for others (:data:`_GAPPED_GRADE`); None otherwise."""
-    for pattern, accept in _SECOND_PARTS:
-        if (m := pattern.search(sentence)) and m.start() > 0:
-            right = sentence[m.end() :]
-            if (left := accept(sentence[: m.start()], right)) is not None:
-                return [left, right]
-    return None
-
-
 def _stands_apart(parts: list[str]) -> bool:
     """Each part is a recommendation of its own: it states ages, refers to "the same age", states its own strength,
     names a test the other parts do not ("hrHPV testing every 5 years; co-testing ... may be used"), a subgroup
@@ -291,26 +177,3 @@ def _stands_apart(parts: list[str]) -> bool:
         or own(criteria, i) or own(values, i)
         for i, p in enumerate(parts)
     )
-
-
-def _value_keys(found: tuple[list, list]) -> set:
-    """The thresholds and targets of one text (``quantities``' pair of lists) as comparable keys."""
-    return {q.key() for qs in found for q in qs}
-
-
-def _own_people(sentence: str) -> list[str] | None:
-    """Two recommendations joined by ", and", each with another action and its own ages, or the second with ages and
-    a value of its own, that a parse can miss when the first is long ("For members aged 76 to 85, screening is
-    covered only when the record documents an individualized, shared decision-making discussion of the member's
-    expected benefits and risks, and screening of members older than 85 is considered not medically necessary", "the
-    panel recommends a blood-pressure goal of less than 130/80 mm Hg, and for those aged 80 years or older a goal
-    below 140/90 mm Hg is reasonable"); None otherwise."""
-    for m in re.finditer(r",\s+(?=and\s)", sentence):
-        left, right = sentence[: m.start()], sentence[m.end() :]
-        acts = rules.action(left), rules.action(rules.unbracketed(right))
-        if None in acts or acts[0] == acts[1] or not ages.age_spans(right):
-            continue
-        values = _value_keys(quantities(left)), _value_keys(quantities(right))
-        if ages.age_spans(left) or (all(values) and values[0] != values[1]):
-            return [left, right]
-    return None
