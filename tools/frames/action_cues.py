@@ -75,7 +75,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|(?<!will )(?<!would )\bavoid\w*\b(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)"
         r"(?! (?:low blood|hypo|symptoms\b))"
         r"|\brefrain\w* from\b"
-        r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened|offered)\b"
+        r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened|offered|recalled)\b"
         # an inverse quality measure counts overuse: "percentage of men 70 years and older who were screened
         # unnecessarily for prostate cancer"
         r"|\b(?:screened|tested|imaged|treated) (?:unnecessarily|inappropriately)\b"
@@ -130,7 +130,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:decision|choice) (?:that )?(?:you|they) and (?:your|their) (?:doctor|clinician|GP|nurse)\b"
         r"|\b(?:offered|offers) (?:the|a|this) (?:same )?(?:discussion|conversation)\b"
         # "your doctor will talk with you about whether testing is right for you - the choice is yours"
-        r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b"
+        r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b|\bno right or wrong (?:answer|choice|decision)\b"
         r"|\bcounsel+ed (?:about|on) (?:the )?(?:possible )?"
         r"(?:benefits and harms|harms and benefits|risks and benefits)"
         # "no man should have a PSA test without first discussing what a raised result could lead to"
@@ -186,7 +186,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # (not a change narrative's "the recommended interval has been lengthened from yearly to every two years")
         r"\brecommend(?:s|ed)?\b(?! (?:\w+ ){0,2}(?:has|have) been (?:lengthened|shortened|changed|lowered|raised"
         r"|extended|moved)\b)"
-        r"|\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
+        r"|(?<!\bno )\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
         # what programmes, letters, insurers, pathways and quality measures offer, cover, send and count
         rf"|{OFFERED}"

@@ -64,6 +64,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # "We will send your first invitation shortly before your 25th birthday" (from 25)
     (r"\bfirst (?:\w+ ){0,2}invitation (?:\w+ ){0,3}before (?:the |your |her |his |their )?(\d{2,3})(?:st|nd|rd|th) "
      r"birthday", "min"),
+    # "Women are first invited within six months of their 50th birthday" (from 50)
+    (r"\bfirst invited (?:\w+ ){0,4}(?:of|after|at|on|around) (?:the |your |her |his |their )?(\d{2,3})(?:st|nd|rd|th) "
+     r"birthday", "min"),
     # "From 45 until your 55th birthday" (45-54)
     (r"\b(?:from|aged?) (?:age )?(\d{2}) (?:until|till|up to|to) (?:the |their |your |her |his |a )?(\d{2,3})"
      r"(?:st|nd|rd|th) birthday", "range_before"),
@@ -129,8 +132,10 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*|first)\b", re.I)
 # "brother diagnosed ... before age 65", "whose father had prostate cancer before age 65" (right before the age:
-# "men whose father had prostate cancer may be offered a PSA test from the age of 45" is about the men)
-_DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b[^,.;]{0,40}$|\b(?:had|has|developed) (?:\w+ ){0,2}cancer\s*$", re.I)
+# "men whose father had prostate cancer may be offered a PSA test from the age of 45" is about the men, and so is
+# "men ... with a father or brother diagnosed with prostate cancer may enter from age 40", the men's verb in between)
+_DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b(?![^,.;]*\b(?:may|can|should|will|must|could)\b)[^,.;]{0,40}$"
+                               r"|\b(?:had|has|developed) (?:\w+ ){0,2}cancer\s*$", re.I)
 # an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
 # screening before age 40"
 _PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)

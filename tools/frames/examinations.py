@@ -14,13 +14,18 @@ from clinrag.tools.frames.schema import Interval
 _ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
 
 
+# a reason closing the sentence names no test of the recommendation: "... every 5 years, because a negative HPV result
+# in older women means a very low risk" (not "because you are now aged 50 to 74, you are invited ...", which goes on)
+_TRAILING_REASON = re.compile(r",\s+because\b[^,;]*$", re.I)
+
+
 def test_options(text: str, intervention: str) -> list[tuple[str | None, Interval | None]]:
     """(test, interval) per option. Enumerated tests are split only when at least two carry their own interval:
     "every N" intervals belong to the test before them (and to tests joined to it by "or": "CT colonography or
     flexible sigmoidoscopy every five years"), adjectives ("annual FIT") to the test right after, and an interval
     followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or with
     co-testing, or every 3 years with cytology")."""
-    text = _REPLACED_TEST.sub(" ", text)
+    text = _TRAILING_REASON.sub("", _REPLACED_TEST.sub(" ", text))
     tests = lexicon.tests(text, intervention)
     ivs = intervals.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))

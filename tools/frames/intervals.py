@@ -29,6 +29,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     # "a further kit is sent automatically two years after each normal result"
     (rf"\b(?:sent|invited|offered|repeated|recalled|rescreened)\s+(?:automatically\s+)?(?:again\s+)?{_NUM}\s+"
      r"(years?|months?)\s+(?:after|later)\b", None, "post"),
+    # "if your first scan is clear, you will be invited back for another scan two years later"
+    (rf"\b(?:another|a further|a repeat|the next)\s+(?:\w+\s+)?(?:scan|test|screen|mammogram|kit|check)\s+{_NUM}\s+"
+     r"(years?|months?)\s+later\b", None, "post"),
     # "are recalled 3 years later", "retested after 5 years", "we will invite you again in five years", "you will be
     # invited again in five years", "we will write to you again in three years"
     # a pathway's "if HPV is not detected, set the recall for 5 years", "recall in five years if negative"
@@ -53,7 +56,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     # "quarterly until the goal is reached and twice yearly thereafter" (3-6)
     (r"\b(?:twice|two times) (?:a |per |each )?year(?:ly)?\b|\bsemi-?annually\b|\bsix-monthly\b", 6, "post"),
     (r"\bquarterly\b|\bfour times (?:a|per) year\b", 3, "post"),
-    (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b", 12, "post"),
+    # ("FIT once per calendar year")
+    (r"\bevery year\b|\beach year\b|\bonce a year\b|\bannually\b|\b(?:once )?(?:per|a|each|every) calendar year\b", 12,
+     "post"),
     (r"\btriennially\b", 36, "post"),
     # "re-invited at four-yearly intervals"
     (rf"\b{_NUM}-(year)ly\b", None, "post"),

@@ -1,7 +1,7 @@
 """Statements that take no stance of their own: who a pathway, leaflet or decision aid is for, a change note's new
-age and a referral on a result. Each is a cue of "recommend" (:mod:`.action_cues`) for the people it names, and
-:func:`pairing.states_no_stance` keeps it out of action comparisons where the document states its stance
-elsewhere."""
+age, a referral on a result and what follows a result. The first four are cues of "recommend" (:mod:`.action_cues`)
+for the people they name, and :func:`pairing.states_no_stance` keeps all of them out of action comparisons where the
+document states its stance elsewhere."""
 
 from __future__ import annotations
 
@@ -33,7 +33,11 @@ AUDIENCE = (r"^\W*this (?:decision aid|leaflet|guide|booklet|factsheet|fact shee
             # ("This decision aid from the Penhallow Men's Health Network is for men aged between 50 and 69")
             r"(?: (?:from|by|of) [^,.;]{1,80}?)? is (?:meant |intended |written )?(?:only )?for\b"
             r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
-            r"|individuals|those|anyone|members)\b")
+            r"|individuals|those|anyone|members)\b"
+            # a letter's addressee: "the programme is writing to you because you are now aged between 60 and 74",
+            # "you are receiving this letter because you are aged 50 to 74"
+            r"|\b(?:writing to you|receiving this (?:letter|invitation)|sending you this (?:letter|invitation))"
+            r" because you are (?:now )?aged\b")
 
 # a referral on a result ("Step 4 - Refer to urology if the PSA is 3.0 ng/mL or higher, or if the digital rectal
 # examination is abnormal"): what to do at a result, not whether to screen (:func:`pairing.states_no_stance`)
@@ -46,5 +50,13 @@ NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w
            r"(?:from (?:age )?\d+ )?to (?:age )?\d+"
            r"|\bcan (?:still )?(?:stay|remain) in the (?:pathway|programme|program|screening)\b")
 
-NO_STANCE = re.compile(f"{ENTRY_STEP}|{AUDIENCE}|{NEW_AGE}|{REFERRAL_STEP}", re.I)
+# what follows a result, for people already screened: "If your first result is normal, a repeat test every two years is
+# enough for most men", "A raised PSA usually leads to an MRI scan before a biopsy is considered" (how often, or what
+# next; a schedule stated so is still compared as a schedule)
+ON_A_RESULT = (r"^\W*if (?:your|the|their|his|her|a) (?:first |last |latest |previous )?(?:result|test|scan|screen)\w* "
+               r"(?:is|was|are|were|comes back) (?:normal|negative|clear)\b"
+               r"|^\W*(?:an? )?(?:raised|high|abnormal|elevated|positive) (?:PSA|result|test|FIT|HPV)\w*\b[^.;]{0,40}"
+               r"\b(?:leads? to|means?|triggers?|results? in)\b")
+
+NO_STANCE = re.compile(f"{ENTRY_STEP}|{AUDIENCE}|{NEW_AGE}|{REFERRAL_STEP}|{ON_A_RESULT}", re.I)
 IS_AUDIENCE = re.compile(AUDIENCE, re.I)

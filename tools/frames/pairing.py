@@ -135,12 +135,13 @@ def refined(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
 def states_no_stance(f: Frame, docs: dict[Any, list[Frame]]) -> bool:
     """A pathway's entry step ("Step 1, identify: men aged 55 to 69 ..."), who a leaflet or decision aid is for ("This
     decision aid is for people aged 40 to 59 ..."), a change note's new age ("the starting age has been lowered from
-    55 to 50") or a referral on a result ("Refer to urology if ...") (:data:`no_stance.NO_STANCE`) in a document that
+    55 to 50"), a referral on a result ("Refer to urology if ...") or what follows a result ("A raised PSA usually
+    leads to an MRI scan before a biopsy is considered") (:data:`no_stance.NO_STANCE`) in a document that
     states another stance for the intervention elsewhere ("Step 2, discuss: PSA screening is an individual
     decision"): it says who the document is for or what to do at a result, and the document's stance is that of its
     other statements, so its "recommend" is not compared on action (an age it excludes, "screening is no longer
     offered to people aged 21 to 24", still is)."""
-    return f.action == "recommend" and bool(NO_STANCE.search(f.sentence or "")) and any(
+    return f.action in ("recommend", "suggest_or_consider") and bool(NO_STANCE.search(f.sentence or "")) and any(
         g.sentence != f.sentence and STANCE[g.action] not in ("for", "against")
         for g in docs[(f.doc_id, f.intervention)])
 

@@ -41,8 +41,10 @@ OFFERED = (
     r"(?:test(?:ing)? )?kits?\b"
     r"|\b(?:will|'ll|’ll) (?:receive|get) (?:an? |your )?(?:first |new |free |further |next )?(?:home |screening )?"
     r"(?:test(?:ing)? )?(?:kit|invitation)s?\b"
-    # a pathway's entry step: "Step 1, eligibility: people with a cervix aged 25 to 65 years"
+    # a pathway's entry step: "Step 1, eligibility: people with a cervix aged 25 to 65 years", and who else may enter
+    # ("...; men of Black ancestry or with a father or brother diagnosed with prostate cancer may enter from age 40")
     rf"|{ENTRY_STEP}"
+    r"|\b(?:may|can) (?:enter|join) (?:the (?:pathway|programme|program|service) )?(?:from|at) (?:age )?\d{2}\b"
     # a pathway's result step, a level and what to do at it: "PSA 3.0 ng/mL or above → repeat within 6-8 weeks"
     r"|(?:→|->)\s*(?:\w+ ){0,2}?(?:repeat|refer|order|recall|arrange|book)\b"
     # "Your last routine invitation comes at age 60", "you are invited to a free lung health check", "Eligible

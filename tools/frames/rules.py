@@ -175,6 +175,11 @@ _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
 # be used as an eligibility criterion to begin or to stop screening": who stays in
 _NOT_EXCLUDED = re.compile(r"\b(?:should|must) not be used (?:to (?:exclude|disqualify)|as an? (?:eligibility )?"
                            r"criterion)\b", re.I)
+# an insurer's frequency limit, how often a covered test is covered: "a second screening study within 12 months of the
+# last is considered not medically necessary"
+_FREQUENCY_LIMIT = re.compile(r"\b(?:a second|another|an additional|a repeat|more than one)\b[^.;]{0,50}\bwithin "
+                              r"(?:\w+ ){1,2}(?:months?|years?)\b[^.;]{0,40}\bnot (?:medically necessary|covered)\b",
+                              re.I)
 CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b"
                        r"|\bcontinue\w* (?:\w+ ){0,3}(?:as long as|for as long as)\b"
                        r"|\bkeep (?:going|having|getting|being screened|screening)\b[^.;]{0,30}\bas long as\b", re.I)
@@ -235,7 +240,8 @@ def action(text: str) -> str | None:
     # (or a sentence that states only that: "There is no upper age limit on this benefit.")
     stop_named = re.search(
         r"\b(?:should|must) (?:stop|end|cease)\b|^\W*there is no (?:fixed |set )?upper (?:age )?limit\b", text, re.I)
-    if _NOT_STOP.search(text) or _NOT_EXCLUDED.search(text) or (CONTINUES.search(text) and stop_named):
+    if _NOT_STOP.search(text) or _NOT_EXCLUDED.search(text) or (CONTINUES.search(text) and stop_named) or (
+            _FREQUENCY_LIMIT.search(text)):
         return "recommend"
     for name, pattern in ACTION_CUES:
         if re.search(pattern, text, re.I if name != "recommend" else re.I | re.M):

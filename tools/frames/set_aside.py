@@ -52,7 +52,8 @@ FORMER_VALUE = re.compile(
 
 # a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are
 # young and newly diagnosed" (not "A1C levels lower than the goal of 7% may be acceptable", a goal below 7%)
-BELOW_THE_USUAL = re.compile(r"\b(?:set|be|kept) lower than\s*$", re.I)
+# ("achieving A1C levels lower than the 7% goal may be acceptable")
+BELOW_THE_USUAL = re.compile(r"\b(?:set|be|kept) lower than\s*$|\b(?:lower|higher) than the\s*$", re.I)
 
 
 # an age the document has replaced bounds no one now: "from 40 through 74 ..., replacing the individual-decision
