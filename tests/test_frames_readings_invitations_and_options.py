@@ -13,7 +13,7 @@ from frame_fixtures import make_doc as _doc
 from frame_fixtures import summary as _summary
 
 from clinrag.tools.frames.extract import extract_frames
-from clinrag.tools.frames.quantities import readings_in_mm_hg
+from clinrag.tools.frames.readings import readings_in_mm_hg
 from clinrag.tools.frames.schema import Quantity
 from clinrag.tools.frames.value_comparison import targets_differ
 

@@ -26,7 +26,8 @@ from clinrag.tools.frames.populations import (
     population_of,
     population_segments,
 )
-from clinrag.tools.frames.quantities import quantities, readings_in_mm_hg
+from clinrag.tools.frames.quantities import quantities
+from clinrag.tools.frames.readings import readings_in_mm_hg
 from clinrag.tools.frames.schema import Frame, FrameContext
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)

@@ -16,11 +16,18 @@ from clinrag.tools.frames import set_aside
 from clinrag.tools.frames.numbers import NUMBER_WORDS
 from clinrag.tools.frames.programme_cues import NUMERATOR_NOW
 from clinrag.tools.frames.quantity_names import quantity_name
+from clinrag.tools.frames.readings import (
+    ABOUT_BP,
+    BARE,
+    SYSTOLIC_OR,
+    SYSTOLIC_OR_DIASTOLIC,
+    is_reading,
+    merge_systolic_diastolic,
+)
 from clinrag.tools.frames.schema import Quantity
 
 _X = r"(\d+(?:\.\d+)?)"
 _UNITS = r"(mm\s*Hg|%|\bpercent\b|\bper cent\b|mg/dL|mmol/mol|mmol/L|ng/mL|µg/g)"
-_BARE = r"(?<![\d/.\-–])(\d{2,3})\s*/\s*(\d{2,3})(?![\d/\-–]|\.\d)(?!\s*(?:mm|%|mg|mmol))"  # "140/90", no unit
 _PATTERNS: tuple[tuple[str, str], ...] = (
     # a band of readings: "grade 1 hypertension (140-159/90-99 mm Hg)", "between 130/85 and 139/89 mm Hg"
     (r"(\d{2,3})\s*[-–]\s*(\d{2,3})\s*/\s*(\d{2,3})\s*[-–]\s*(\d{2,3})\s*mm\s*Hg", "bp_band"),
@@ -29,7 +36,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(\d{2,3})\s*/\s*(\d{2,3})\s*mm\s*Hg", "bp_pair"),
     # a reading without its unit in patient wording ("if your blood pressure stays at 140/90 or higher", "aim for a
     # clinic reading below 140/90"), read only in a clause about blood pressure (:func:`quantities`)
-    (_BARE, "bp_bare"),
+    (BARE, "bp_bare"),
     # ("7.5% to <10%")
     (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+|<\s*)?{_X}\s*{_UNITS}",
      "range"),
@@ -144,51 +151,10 @@ def _op(before: str, after: str) -> str:
     return "="
 
 
-# a systolic limit joined by "or" to the diastolic limit whose comparator follows it
-_SYSTOLIC_OR = re.compile(
-    r"\d+\s*mm\s*Hg\s*(?:systolic\s+|SBP\s+)?or\s+(?:a\s+)?(?:diastolic\s+(?:(?:blood\s+)?pressure\s+)?(?:of\s+)?"
-    r"|DBP\s+(?:of\s+)?)?", re.I
-)
-
-
-_ABOUT_BP = re.compile(r"\bblood pressure|\bBP\b|\breadings?\b|\bhypertension\b|\bsystolic\b", re.I)
-# a reading as it is spoken, "130 over 80" (130/80), never an age ("over 80")
-_SPOKEN_READING = re.compile(r"\b(\d{2,3}) over (\d{2,3})\b(\s*mm\s*Hg)?", re.I)
-_BARE_READING = re.compile(_BARE)
-
-
-def _is_reading(systolic: str, diastolic: str) -> bool:
-    """Whether two numbers can be a systolic and a diastolic pressure (mm Hg), the systolic the higher."""
-    return 70 <= int(systolic) <= 260 and 40 <= int(diastolic) <= 160 and int(systolic) > int(diastolic)
-
-
-def readings_in_mm_hg(text: str, about_bp: bool = False) -> str:
-    """``text`` with its blood-pressure readings in mm Hg, where the text, or its document (``about_bp``), is about
-    blood pressure: readings written as spoken ("aim to keep it below 130 over 80") and, in a document about blood
-    pressure, readings without their unit in a clause that does not say so ("...; if you are 80 or over, the aim is
-    below 150/90")."""
-    if not (about_bp or _ABOUT_BP.search(text)):
-        return text
-    text = _SPOKEN_READING.sub(lambda m: f"{m[1]}/{m[2]} mm Hg" if _is_reading(m[1], m[2]) else m[0], text)
-    if about_bp:
-        text = _BARE_READING.sub(lambda m: f"{m[0]} mm Hg" if _is_reading(m[1], m[2]) else m[0], text)
-    return text
-
-
-# a category written as a systolic or a diastolic band, as blood-pressure tables are: "stage 1 hypertension (130-139 or
-# 80-89 mm Hg)" is the band 130/80-139/89, "stage 2 hypertension (>=140 or >=90 mm Hg)" the limit >=140/90, "normal
-# (<120/<80 mm Hg)" the limit <120/80
-_SYSTOLIC_OR_DIASTOLIC = (
-    (re.compile(r"(\d{3})\s*[-–]\s*(\d{3})\s+or\s+(\d{2,3})\s*[-–]\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1-\2/\3-\4"),
-    (re.compile(r"(≥|>=|<|≤|<=|>)\s*(\d{3})\s*/\s*(?:≥|>=|<|≤|<=|>)\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1\2/\3"),
-    (re.compile(r"(≥|>=|<|≤|<=|>)\s*(\d{3})\s+or\s+(?:≥|>=|<|≤|<=|>)\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1\2/\3"),
-)
-
-
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
     text = _PER_GRAM.sub(r"\1 µg/g", _spelled_percentages(text))
-    for pattern, joined in _SYSTOLIC_OR_DIASTOLIC:
+    for pattern, joined in SYSTOLIC_OR_DIASTOLIC:
         text = pattern.sub(joined, text)
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, str, str, str, str]] = []  # (position, text before, unit, value, comparator)
@@ -205,7 +171,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 continue
             if set_aside.FORMER_VALUE.search(before) or set_aside.BELOW_THE_USUAL.search(before):
                 continue
-            if kind == "bp_bare" and not (_ABOUT_BP.search(text) and _is_reading(m.group(1), m.group(2))):
+            if kind == "bp_bare" and not (ABOUT_BP.search(text) and is_reading(m.group(1), m.group(2))):
                 continue
             if kind == "bp_band":
                 unit, value, op = "mm Hg", f"{m.group(1)}/{m.group(3)}-{m.group(2)}/{m.group(4)}", "range"
@@ -226,7 +192,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     # "140 mm Hg systolic or 90 mm Hg diastolic or higher", "at least 140 mm Hg systolic or 90 mm Hg diastolic": one
     # comparator for both
     for i in range(len(found) - 1):
-        pair = found[i][2] == found[i + 1][2] == "mm Hg" and _SYSTOLIC_OR.fullmatch(found[i + 1][1][found[i][0] :])
+        pair = found[i][2] == found[i + 1][2] == "mm Hg" and SYSTOLIC_OR.fullmatch(found[i + 1][1][found[i][0] :])
         if pair and found[i][4] == "=" and found[i + 1][4] != "=":
             found[i] = (*found[i][:4], found[i + 1][4])
         elif pair and found[i][4] not in ("=", "range") and found[i + 1][4] == "=":
@@ -236,7 +202,7 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
         name = quantity_name(before, unit, in_target, following[pos])
         is_target = in_target and "risk" not in name
         named.append(Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
-    merged = _merge_systolic_diastolic(named)
+    merged = merge_systolic_diastolic(named)
     thresholds = [q for q in merged if not q.name.startswith("target:")]
     targets = [
         q.model_copy(update={"name": q.name.removeprefix("target:")}) for q in merged if q.name.startswith("target:")
@@ -286,27 +252,3 @@ def _in_target(text: str, positions: list[int]) -> list[bool]:
 
 
 _DEINTENSIFY = re.compile(r"\bde-?intensif\w*|\bstep(?:ping)? down\b|\bease (?:the )?(?:treatment|therapy)\b", re.I)
-
-
-def _merge_systolic_diastolic(qs: list[Quantity]) -> list[Quantity]:
-    """Join a single systolic and a single diastolic limit with the same comparator into one S/D value."""
-    out: list[Quantity] = []
-    i = 0
-    while i < len(qs):
-        q = qs[i]
-        nxt = qs[i + 1] if i + 1 < len(qs) else None
-        if (
-            nxt is not None
-            and q.unit == nxt.unit == "mm Hg"
-            and q.op == nxt.op
-            and "/" not in q.value + nxt.value
-            and q.name.startswith("target:") == nxt.name.startswith("target:")
-            and int(q.value.split("-")[0]) > int(nxt.value.split("-")[0])
-        ):
-            name = q.name.replace("systolic ", "")
-            out.append(Quantity(name=name, op=q.op, value=f"{q.value}/{nxt.value}", unit="mm Hg"))
-            i += 2
-            continue
-        out.append(q)
-        i += 1
-    return out

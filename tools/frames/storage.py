@@ -8,8 +8,9 @@ from pathlib import Path
 
 FRAMES_FILE = "frames.jsonl"
 _EXTRACTOR_MODULES = ("extract.py", "examinations.py", "clauses.py", "clause_parts.py", "populations.py", "rules.py",
-                      "action_cues.py", "intervals.py", "ages.py", "quantities.py", "quantity_names.py", "set_aside.py",
-                      "lexicon.py", "subgroups.py", "numbers.py", "no_stance.py", "programme_cues.py", "schema.py")
+                      "action_cues.py", "intervals.py", "ages.py", "quantities.py", "quantity_names.py", "readings.py",
+                      "set_aside.py", "lexicon.py", "subgroups.py", "numbers.py", "no_stance.py", "programme_cues.py",
+                      "schema.py")
 
 
 def extractor_fingerprint() -> str:
