@@ -66,6 +66,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # ("If you are older than 70, kits are no longer sent automatically")
         r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?|(?:be )?invited|sent|posted"
         r"|mailed)\b"
+        # what an organization stopped advising: "the Council no longer endorses a general goal below 7%"
+        r"|\bno longer (?:recommends|endorses|supports|advocates|advises)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         # (not a drug to avoid beside a goal: "aim for an HbA1c below 8.5% and, where possible, avoid glucose-lowering
         # drugs that cause hypoglycaemia")
@@ -188,6 +190,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|extended|moved)\b)"
         r"|(?<!\bno )\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
+        # a consensus statement's finding of agreement: "the panel agreed on an A1C goal below 7.0%"
+        r"|\bagreed (?:on|upon) (?:an?|the) (?:[\w-]+ ){0,3}(?:goal|target|threshold|interval|age|schedule)\b"
         # what programmes, letters, insurers, pathways and quality measures offer, cover, send and count
         rf"|{OFFERED}"
         # a leaflet's goal: "the aim of treatment is usually to keep your clinic reading below 140/90 mmHg", "a clinic

@@ -30,7 +30,15 @@ from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.readings import readings_in_mm_hg
 from clinrag.tools.frames.schema import Frame, FrameContext
 
-_ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b", re.I)
+_ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b"
+                       # the risk the sentence before estimated, for the people it named: "If you are between 40 and 84
+                       # years old, your doctor can work out your chance of ...  If that chance is 20% or higher, ..."
+                       r"|\b(?:that|this) (?:chance|risk|score|estimate)\b", re.I)
+# a sentence that says who has a risk worked out ("If you are between 40 and 84 years old, your doctor or nurse can
+# work out your chance of having a heart attack or stroke over the next ten years"): it recommends nothing, and the
+# sentence after it that speaks of "that chance" is about the same people
+_ASSESSED = re.compile(r"\b(?:work(?:s|ed)? out|estimat\w*|calculat\w*|assess\w*|check\w*) (?:\w+ ){0,3}"
+                       r"(?:chance|risk|score)\b", re.I)
 # a later part about the previous part's examinations: "... every 1 to 2 years from age 40 until 75, and DBT may be
 # used in place of 2D mammography for these examinations" is for the same people on the same schedule
 _SAME_EXAMINATIONS = re.compile(
@@ -249,5 +257,32 @@ def document_frames(document: Any) -> list[Frame]:
         frames = extract_frames(sent, doc_meta=meta, context=context)
         if frames:
             context = context.model_copy(update={"previous": [f.population for f in frames]})
+        elif _ASSESSED.search(sent) and (assessed := population_of(sent, context)).age_min is not None:
+            context = context.model_copy(update={"previous": [assessed]})
         out.extend(frames)
-    return out
+    return _with_defined_risk(out)
+
+
+# a definition of the higher risk a recommendation names, in a sentence of its own: "For this recommendation, the
+# College defines higher ASCVD risk as an estimated 10-year risk of 20% or more", "For this purpose, the panel defines
+# higher risk as ...", "higher ASCVD risk is defined as ..."
+_RISK_DEFINITION = re.compile(
+    r"\bdefine[sd]? (?:a |the )?(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk as\b"
+    r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:is|was) (?:defined|taken to mean|taken as)\b", re.I)
+# a recommendation for people at that risk: "might be considered for select adults aged 40 to 70 years who are at
+# higher cardiovascular risk" (not "at increased risk of bleeding")
+_NAMES_HIGHER_RISK = re.compile(r"\b(?:higher|high|elevated) (?:cardiovascular |ASCVD |CVD )?risk\b", re.I)
+
+
+def _with_defined_risk(frames: list[Frame]) -> list[Frame]:
+    """Frames with a separately defined higher risk as the threshold of the recommendations that name it: the
+    definition's thresholds go to every frame whose sentence names a higher risk and states no threshold, and the
+    definition is no recommendation of its own. Without such a recommendation the frames are unchanged."""
+    definitions = {id(f) for f in frames if f.thresholds and _RISK_DEFINITION.search(f.sentence)}
+    named = {id(f) for f in frames if id(f) not in definitions and not f.thresholds
+             and _NAMES_HIGHER_RISK.search(f.sentence) and not _RISK_DEFINITION.search(f.sentence)}
+    if not definitions or not named:
+        return frames
+    thresholds = next(f.thresholds for f in frames if id(f) in definitions)
+    return [f.model_copy(update={"thresholds": thresholds}) if id(f) in named else f
+            for f in frames if id(f) not in definitions]

@@ -41,7 +41,10 @@ AUDIENCE = (r"^\W*this (?:decision aid|leaflet|guide|booklet|factsheet|fact shee
 
 # a referral on a result ("Step 4 - Refer to urology if the PSA is 3.0 ng/mL or higher, or if the digital rectal
 # examination is abnormal"): what to do at a result, not whether to screen (:func:`pairing.states_no_stance`)
-REFERRAL_STEP = rf"^\W*(?:{STEP})?(?:[\w ()-]{{1,30}}:\s*)?refer\b"
+REFERRAL_STEP = (rf"^\W*(?:{STEP})?(?:[\w ()-]{{1,30}}:\s*)?(?:refer\b"
+                 # "Step 4: Arrange urology assessment, with prostate MRI first, at a PSA of 3.0 ng/mL or higher"
+                 r"|(?:arrange|book|request) (?:an? |the )?(?:urgent )?(?:urology|urological|specialist|colposcopy"
+                 r"|respiratory|chest clinic) (?:assessment|referral|review|appointment)\b)")
 
 # a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
 # pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`pairing.states_no_stance`)

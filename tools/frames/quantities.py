@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import set_aside
-from clinrag.tools.frames.numbers import NUMBER_WORDS
+from clinrag.tools.frames.numbers import NUMBER, NUMBER_WORDS, number
 from clinrag.tools.frames.programme_cues import NUMERATOR_NOW
 from clinrag.tools.frames.quantity_names import quantity_name
 from clinrag.tools.frames.readings import (
@@ -91,8 +91,9 @@ def _word_value(word: str) -> str:
 
 
 # a risk written as a proportion: "your chance of a heart attack or stroke in the next ten years is 1 in 5 or higher"
-# (20%)
-_ONE_IN = re.compile(r"\b((?:risk|chance)\b[^.;%]{0,80}?)\b(\d+) in (\d+)(?= or (?:higher|more|greater|above)\b)", re.I)
+# (20%), "one in ten or higher" (10%)
+_ONE_IN = re.compile(rf"\b((?:risk|chance)\b[^.;%]{{0,80}}?)\b({NUMBER}) in ({NUMBER})"
+                     r"(?= or (?:higher|more|greater|above)\b)", re.I)
 
 
 # a faecal immunochemical test's cut-off in words: "20 µg haemoglobin per gram of faeces", "80 micrograms of blood per
@@ -105,7 +106,7 @@ _PER_GRAM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:µg|μg|ug|mcg|micrograms?)"
 def _spelled_percentages(text: str) -> str:
     """Percentages written in words or as a proportion of a risk as digits ("seven to eight and a half percent" -> "7
     to 8.5 percent", "a chance ... of 1 in 5 or higher" -> "20% or higher")."""
-    text = _ONE_IN.sub(lambda m: f"{m.group(1)}{number_text(100 * int(m.group(2)) / int(m.group(3)))}%", text)
+    text = _ONE_IN.sub(lambda m: f"{m.group(1)}{number_text(100 * number(m.group(2)) / number(m.group(3)))}%", text)
     return _SPELLED_PERCENT.sub(
         lambda m: _word_value(m.group(1)) + (f"{m.group(2)}{_word_value(m.group(3))}" if m.group(3) else ""), text)
 

@@ -49,7 +49,7 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("life expectancy > {} years", rf"\blife expectancy of more than ({NUMBER}) years"),
     (
         "life expectancy >= {} years",
-        rf"\blife expectancy (?:is |of )?(?:at least )?({NUMBER}) years or (?:longer|more)|"
+        rf"\b(?:life expectancy|expected survival) (?:is |of )?(?:at least )?({NUMBER}) years or (?:longer|more)|"
         rf"\blife expectancy (?:of|is) at least ({NUMBER}) years"
         rf"|\blive at least (?:another )?({NUMBER}) (?:more )?years",
     ),
