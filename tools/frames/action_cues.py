@@ -177,7 +177,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bmay (?:also |still )?(?:begin|suit|justify"
         r"|be(?! (?:called back|recalled|found|diagnosed|detected|harmed)\b)"
         # ("your doctor may agree a goal of below 8% with you instead")
-        r"|start|offer|use|help|transition|switch|replace|substitute|agree)\b|\bcan (?:switch|choose|opt|replace)\b"
+        r"|start|offer|use|help|transition|switch|replace|substitute|agree)\b"
+        # ("people who quit more than 15 years ago can still choose to be screened")
+        r"|\bcan (?:still )?(?:switch|choose|opt|replace)\b"
         r"|\bacceptable\b|\bencourag\w+"
         # a leaflet's options: "The simplest option is a home stool test (FIT), which you do every two years"
         r"|\b(?:simplest|easiest|usual|main|first|other) option is\b"

@@ -114,7 +114,8 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             # "the test looks for human papillomavirus (HPV)"
             r"|\btests? (?:that )?(?:checks?|looks?|screens?) for (?:high-risk )?(?:HPV|human papillomavirus)"
             # the recall after a negative HPV result: "if no HPV is found you will next be invited in five years"
-            r"|\bif (?:no (?:high-risk )?HPV (?:is|was) (?:found|detected)|(?:high-risk )?HPV (?:is|was) not "
+            # ("If hrHPV is not detected, set the recall at 3-year intervals")
+            r"|\bif (?:no (?:high-risk |hr-?)?HPV (?:is|was) (?:found|detected)|(?:high-risk |hr-?)?HPV (?:is|was) not "
             r"(?:found|detected))\b",
         ),
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),

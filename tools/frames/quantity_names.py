@@ -25,6 +25,10 @@ _HIGH_BP_DEFINED = re.compile(r"\bhigh blood pressure (?:\(hypertension\) )?(?:i
                               r"(?:high|raised)\b[^.;]{0,80}$", re.I)
 
 
+_STAGE_AFTER = re.compile(r"\s*(?:or (?:higher|more|above|over)\s+)?(?:(?:is |are )?(?:classed|classified"
+                          r"|categori[sz]ed) )?as (stage [12])\b", re.I)
+
+
 _HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) years\b|\b(\d+)-year\b", re.I)
 
 
@@ -71,12 +75,17 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     )
     if is_target:  # a goal for home or ambulatory readings beside the clinic goal: "(home reading below 135/85)"
         return measure + (OUT_OF_OFFICE if re.search(r"\b(?:home|ambulatory|daytime)\b", low[-30:]) else "")
+    # a stage named right after its reading, whatever the sentence defined before it: "Hypertension is now defined as
+    # ... 130/80 mm Hg or higher, with 130-139/80-89 mm Hg classed as stage 1 and 140/90 mm Hg or higher as stage 2"
+    if stage := _STAGE_AFTER.match(after):
+        return f"{stage.group(1).lower()} hypertension"
     # the category a band is named after it: "between 130/85 and 139/89 mm Hg are classified as having high-normal
     # blood pressure"
     # ("office blood pressure of 130/80 mm Hg or higher, confirmed on at least two occasions, now defines
     # hypertension")
     named_after = (
-        re.match(r"[^.;]{0,30}?\b(?:classified|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}", after)
+        re.match(r"[^.;]{0,30}?\b(?:classified|classed|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}",
+                 after)
         or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
     named = list(_BP_CATEGORY.finditer(before))
     cats = [m.group(1) for m in named] or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
@@ -94,8 +103,10 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     # offer ambulatory monitoring ... to confirm the diagnosis"
     # ("if clinic blood pressure is 140/90 mmHg or higher, offer ambulatory monitoring (ABPM) to confirm;")
     # ("if clinic blood pressure is 140/90 mm Hg or higher, offer ambulatory monitoring, or home monitoring if ...")
+    # ("Step 1: If clinic blood pressure is 140/90 mmHg or higher, order ambulatory blood pressure monitoring")
     if not cats and (re.match(r"[^.;]{0,160}\bto confirm(?: (?:the |a )?diagnosis\b|\s*[;.]|$)", after, re.I)
-                     or re.match(r"[^.;]{0,40}\b(?:offer|arrange|use)\b[^.;]{0,20}\b(?:ambulatory|home) (?:blood "
+                     or re.match(r"[^.;]{0,40}\b(?:offer|arrange|use|order|request|book)\b[^.;]{0,20}"
+                                 r"\b(?:ambulatory|home) (?:blood "
                                  r"pressure )?monitoring\b", after, re.I)
                      or re.search(r"\bto confirm (?:the |a )?diagnosis\b[^.;]{0,100}$", before, re.I)):
         cats = ["hypertension"]

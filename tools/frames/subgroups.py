@@ -175,8 +175,13 @@ def _labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
 
 
 def criteria(text: str) -> list[str]:
-    """The eligibility criteria ``text`` names (:data:`CRITERIA`), in table order."""
-    return _labels(CRITERIA, text)
+    """The eligibility criteria ``text`` names (:data:`CRITERIA`), in table order. Where the text says the time since
+    quitting does not matter, the quitters it names are an example, not a criterion ("It does not matter how long ago
+    you stopped smoking: people who quit more than 15 years ago can still choose to be screened")."""
+    found = _labels(CRITERIA, text)
+    if "years since quitting: any" in found:
+        found = [c for c in found if not c.startswith("years since quitting ")]
+    return found
 
 
 # Conditions that make a population of their own for one intervention only: aspirin for primary prevention is weighed
