@@ -52,9 +52,9 @@ def test_an_editions_list_of_changes_states_no_advice_of_its_own():
 
 
 def test_that_chance_is_the_risk_the_sentence_before_worked_out_for_its_ages():
-    leaflet = _doc("mh-statin", STATIN["topic"], "If you are between 40 and 84 years old, your doctor or nurse can work "
-                   "out your chance of having a heart attack or stroke over the next ten years. If that chance is 20% "
-                   "or higher, your doctor will usually recommend that you take a statin.")
+    leaflet = _doc("mh-statin", STATIN["topic"], "If you are between 40 and 84 years old, your doctor or nurse can "
+                   "work out your chance of having a heart attack or stroke over the next ten years. If that chance "
+                   "is 20% or higher, your doctor will usually recommend that you take a statin.")
     [frame] = document_frames(leaflet)
     assert (frame.action, frame.population.age_min, frame.population.age_max) == ("recommend", 40, 84)
     assert _values(frame.thresholds) == ["10-year CVD risk >=20 %"]
@@ -75,6 +75,12 @@ def test_a_higher_risk_defined_apart_is_the_threshold_of_the_recommendation_that
     other = _doc("tv-asa", ASPIRIN["topic"], "Low-dose aspirin may be considered for adults aged 40 to 59 years whose "
                  "10-year cardiovascular risk is 10% or higher and who are not at increased risk of bleeding.")
     assert ("threshold", ("tv-asa", "yh-asa")) in _facets(panel, other)
+    # a definition that states no advice at all is read too
+    qb = _doc("qb-asa", ASPIRIN["topic"], "Low-dose aspirin might be considered among select adults 40 to 70 years of "
+              "age who are at higher cardiovascular risk but not at increased bleeding risk (Class IIb; LOE A). Higher "
+              "risk is generally taken to mean a 10-year risk of 7.5% or more together with additional risk-enhancing "
+              "factors.")
+    assert [_values(f.thresholds) for f in document_frames(qb)] == [["10-year CVD risk >=7.5 %"]]
 
 
 def test_expected_survival_and_a_urology_assessment_in_a_pathway():
@@ -92,12 +98,12 @@ def test_expected_survival_and_a_urology_assessment_in_a_pathway():
 
 
 def test_a_recall_after_hrhpv_is_not_detected_is_the_hpv_schedule():
-    pathway = _doc("py-cx", CERVICAL["topic"], "Step 3: If hrHPV is not detected, set the recall at 3-year intervals for "
-                   "patients aged 25 to 49 and at 5-year intervals for patients aged 50 to 64.")
-    assert [(f.test, f.interval_months.min) for f in document_frames(pathway)] == [("hrHPV testing", 36),
-                                                                                   ("hrHPV testing", 60)]
-    statement = _doc("ow-cx", CERVICAL["topic"], "The Forum now recommends that people with a cervix be screened with a "
-                     "primary high-risk HPV (hrHPV) test every 5 years from age 25 through age 65.")
+    pathway = _doc("py-cx", CERVICAL["topic"], "Step 3: If hrHPV is not detected, set the recall at 3-year intervals "
+                   "for patients aged 25 to 49 and at 5-year intervals for patients aged 50 to 64.")
+    schedules = [(f.test, f.interval_months.min) for f in document_frames(pathway)]
+    assert schedules == [("hrHPV testing", 36), ("hrHPV testing", 60)]
+    statement = _doc("ow-cx", CERVICAL["topic"], "The Forum now recommends that people with a cervix be screened with "
+                     "a primary high-risk HPV (hrHPV) test every 5 years from age 25 through age 65.")
     assert ("interval", ("ow-cx", "py-cx")) in _facets(pathway, statement)
 
 
@@ -106,24 +112,25 @@ def test_how_long_ago_you_stopped_smoking_does_not_matter():
                 "choose to be screened.")
     [frame] = extract_frames(sentence, doc_meta=LUNG)
     assert (frame.action, frame.population.criteria) == ("suggest_or_consider", ["years since quitting: any"])
-    aid = _doc("zp-lung", LUNG["topic"], "Screening may be an option for you if you are aged 50 to 80 and have smoked "
-               "20 pack-years or more. " + sentence)
-    statement = _doc("rt-lung", LUNG["topic"], "The Group recommends yearly low-dose CT screening for adults 50 through "
-                     "80 years of age who have smoked at least twenty pack-years and who still smoke or quit within "
-                     "the past fifteen years (Grade B).")
+    aid = _doc("zp-lung", LUNG["topic"], "Screening may be an option for you if you are aged 50 to 80 and have "
+               "smoked 20 pack-years or more. " + sentence)
+    statement = _doc("rt-lung", LUNG["topic"], "The Group recommends yearly low-dose CT screening for adults 50 "
+                     "through 80 years of age who have smoked at least twenty pack-years and who still smoke or quit "
+                     "within the past fifteen years (Grade B).")
     assert ("eligibility", ("rt-lung", "zp-lung")) in _facets(aid, statement)
 
 
 def test_a_stage_named_after_its_reading_and_a_reading_that_orders_monitoring():
     [frame] = extract_frames("Hypertension is now defined as a blood pressure of 130/80 mm Hg or higher, with "
-                             "130-139/80-89 mm Hg classed as stage 1 and 140/90 mm Hg or higher as stage 2.", doc_meta=BP)
+                             "130-139/80-89 mm Hg classed as stage 1 and 140/90 mm Hg or higher as stage 2.",
+                             doc_meta=BP)
     assert _values(frame.thresholds) == ["hypertension >=130/80 mm Hg", "stage 1 hypertension 130/80-139/89 mm Hg",
                                          "stage 2 hypertension >=140/90 mm Hg"]
-    [step] = extract_frames("Step 1: If clinic blood pressure is 140/90 mmHg or higher, order ambulatory blood pressure "
-                            "monitoring (or home monitoring if ABPM is declined).", doc_meta=BP)
+    [step] = extract_frames("Step 1: If clinic blood pressure is 140/90 mmHg or higher, order ambulatory blood "
+                            "pressure monitoring (or home monitoring if ABPM is declined).", doc_meta=BP)
     assert _values(step.thresholds) == ["hypertension >=140/90 mm Hg"]
-    guideline = _doc("xb-htn", BP["topic"], "Hypertension is now defined as a blood pressure of 130/80 mm Hg or higher, "
-                     "with 130-139/80-89 mm Hg classed as stage 1 and 140/90 mm Hg or higher as stage 2.")
+    guideline = _doc("xb-htn", BP["topic"], "Hypertension is now defined as a blood pressure of 130/80 mm Hg or "
+                     "higher, with 130-139/80-89 mm Hg classed as stage 1 and 140/90 mm Hg or higher as stage 2.")
     pathway = _doc("qp-htn", BP["topic"], "Step 1: If clinic blood pressure is 140/90 mmHg or higher, order ambulatory "
                    "blood pressure monitoring.")
     assert ("threshold", ("qp-htn", "xb-htn")) in _facets(guideline, pathway)

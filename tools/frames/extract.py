@@ -28,7 +28,7 @@ from clinrag.tools.frames.populations import (
 )
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.readings import readings_in_mm_hg
-from clinrag.tools.frames.schema import Frame, FrameContext
+from clinrag.tools.frames.schema import Frame, FrameContext, Quantity
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b"
                        # the risk the sentence before estimated, for the people it named: "If you are between 40 and 84
@@ -253,36 +253,39 @@ def document_frames(document: Any) -> list[Frame]:
     meta = document if isinstance(document, dict) else document.model_dump()
     context = context_for(meta) or FrameContext()
     out: list[Frame] = []
+    defined_risk: list[Quantity] = []  # the thresholds of the first definition of a higher risk
     for sent in sentences(meta["text"]):
         frames = extract_frames(sent, doc_meta=meta, context=context)
         if frames:
             context = context.model_copy(update={"previous": [f.population for f in frames]})
         elif _ASSESSED.search(sent) and (assessed := population_of(sent, context)).age_min is not None:
             context = context.model_copy(update={"previous": [assessed]})
+        if not defined_risk and _RISK_DEFINITION.search(sent):
+            defined_risk = [q for q in quantities(sent)[0] if "risk" in q.name]
         out.extend(frames)
-    return _with_defined_risk(out)
+    return _with_defined_risk(out, defined_risk)
 
 
 # a definition of the higher risk a recommendation names, in a sentence of its own: "For this recommendation, the
 # College defines higher ASCVD risk as an estimated 10-year risk of 20% or more", "For this purpose, the panel defines
-# higher risk as ...", "higher ASCVD risk is defined as ..."
+# higher risk as ...", "higher ASCVD risk is defined as ...", "Higher risk is generally taken to mean ..."
 _RISK_DEFINITION = re.compile(
     r"\bdefine[sd]? (?:a |the )?(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk as\b"
-    r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:is|was) (?:defined|taken to mean|taken as)\b", re.I)
+    r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:is|was) (?:generally |usually )?(?:defined|taken to mean"
+    r"|taken as)\b", re.I)
 # a recommendation for people at that risk: "might be considered for select adults aged 40 to 70 years who are at
 # higher cardiovascular risk" (not "at increased risk of bleeding")
 _NAMES_HIGHER_RISK = re.compile(r"\b(?:higher|high|elevated) (?:cardiovascular |ASCVD |CVD )?risk\b", re.I)
 
 
-def _with_defined_risk(frames: list[Frame]) -> list[Frame]:
-    """Frames with a separately defined higher risk as the threshold of the recommendations that name it: the
-    definition's thresholds go to every frame whose sentence names a higher risk and states no threshold, and the
-    definition is no recommendation of its own. Without such a recommendation the frames are unchanged."""
-    definitions = {id(f) for f in frames if f.thresholds and _RISK_DEFINITION.search(f.sentence)}
-    named = {id(f) for f in frames if id(f) not in definitions and not f.thresholds
-             and _NAMES_HIGHER_RISK.search(f.sentence) and not _RISK_DEFINITION.search(f.sentence)}
-    if not definitions or not named:
+def _with_defined_risk(frames: list[Frame], thresholds: list[Quantity]) -> list[Frame]:
+    """Frames with a separately defined higher risk (``thresholds``, the risk levels of its definition) as the
+    threshold of the recommendations that name it: they go to every frame whose sentence names a higher risk and
+    states no threshold, and the definition ("Higher risk is generally taken to mean a 10-year risk of 7.5% or more")
+    is no recommendation of its own. Without such a recommendation the frames are unchanged."""
+    named = {id(f) for f in frames if not f.thresholds and _NAMES_HIGHER_RISK.search(f.sentence)
+             and not _RISK_DEFINITION.search(f.sentence)}
+    if not thresholds or not named:
         return frames
-    thresholds = next(f.thresholds for f in frames if id(f) in definitions)
     return [f.model_copy(update={"thresholds": thresholds}) if id(f) in named else f
-            for f in frames if id(f) not in definitions]
+            for f in frames if not _RISK_DEFINITION.search(f.sentence)]

@@ -161,10 +161,12 @@ _CONDITION_FIRST = re.compile(r"\W*(?:if|once|when|after)\b", re.I)
 
 # an edition's list of changes ("What is new in this edition: the treatment threshold has been raised to a 10-year
 # risk of 10%, a band in which a statin is reasonable has been added below it, and the advice for adults over 75 has
-# been revised"): its items name what changed, and its words of advice belong to no one item ("reasonable" is the new
-# band's, "over 75" another item's), so it states a recommendation only as what is now advised or as a value moved
-# ("from 50 to 45", "at forty-five instead of fifty", "lowered to 6.5%")
+# been revised"): its items name what has been changed, and its words of advice belong to no one item ("reasonable" is
+# the new band's, "over 75" another item's), so it states a recommendation only as what is now advised or as a value
+# moved ("from 50 to 45", "at forty-five instead of fifty", "lowered to 6.5%")
 _CHANGE_LIST = re.compile(r"^\W*(?:what(?:'s|’s| is) new|what has changed|what changed)\b[^:.]{0,60}:", re.I)
+_CHANGED = re.compile(r"\b(?:has|have) been (?:\w+ )?(?:raised|lowered|added|revised|changed|extended|shortened"
+                      r"|lengthened|relaxed|tightened|removed|dropped|downgraded|upgraded|updated)\b", re.I)
 _MOVED_FROM_TO = re.compile(r"\bfrom (?:age )?\d[\d.,/%]*(?: \w+)? to (?:age )?\d|\b(?:instead of|rather than)\b"
                             r"|\b(?:lowered|raised|reduced|increased|moved|changed|tightened|relaxed) to "
                             r"(?:below |under )?\d", re.I)
@@ -177,7 +179,7 @@ def is_recommendation_text(text: str) -> bool:
         m.group(0).lower() == "no longer" and _CONDITION_FIRST.match(text)
     ):
         return False
-    if _CHANGE_LIST.match(text) and not _NOW.search(text) and not _MOVED_FROM_TO.search(text):
+    if _CHANGE_LIST.match(text) and _CHANGED.search(text) and not (_NOW.search(text) or _MOVED_FROM_TO.search(text)):
         return False
     return not (_FINDING.search(text) and not _ADVICE.search(text))
 
