@@ -1,9 +1,10 @@
 """Frames and conflicts for a risk written "one in ten", a panel that "agreed on" a goal, a goal an organization "no
 longer endorses", an edition's list of changes, "that chance" after a sentence that works a risk out for some ages,
 a higher risk defined in a sentence of its own, "expected survival of ten years or more", a urology assessment as
-a referral step, a recall after "hrHPV is not detected", "it does not matter how long ago you stopped smoking", and a
-blood-pressure stage named after its reading (``tools/frames/quantities.py``, ``action_cues.py``, ``rules.py``,
-``extract.py``, ``subgroups.py``, ``no_stance.py``, ``lexicon.py``, ``quantity_names.py``)."""
+a referral step, a recall after "hrHPV is not detected", "it does not matter how long ago you stopped smoking", a
+blood-pressure stage named after its reading, and a schedule for the tier below a PSA cut-off
+(``tools/frames/quantities.py``, ``action_cues.py``, ``rules.py``, ``extract.py``, ``subgroups.py``, ``no_stance.py``,
+``lexicon.py``, ``quantity_names.py``, ``schedules.py``)."""
 
 from __future__ import annotations
 
@@ -134,3 +135,18 @@ def test_a_stage_named_after_its_reading_and_a_reading_that_orders_monitoring():
     pathway = _doc("qp-htn", BP["topic"], "Step 1: If clinic blood pressure is 140/90 mmHg or higher, order ambulatory "
                    "blood pressure monitoring.")
     assert ("threshold", ("qp-htn", "xb-htn")) in _facets(guideline, pathway)
+
+
+def test_a_schedule_for_the_tier_below_a_psa_cut_off_is_one_tier_of_a_tiered_schedule():
+    """"every two years ... when the PSA is below 2.5 ng/mL" is the lower tier of "every two years if the result is
+    under 2.5 ng/mL and yearly if it is 2.5 ng/mL or above": the same schedule. A cut-off that changes the interval
+    ("may be extended to four years when the PSA is below 1 ng/mL") leaves the two years as the schedule above it."""
+    pathway = _doc("jm-psa", PSA["topic"], "For men who choose testing, repeat the PSA every two years if the result "
+                   "is under 2.5 ng/mL and yearly if it is 2.5 ng/mL or above.")
+    tier = _doc("kn-psa", PSA["topic"], "For men who choose screening, repeating the test every two years is "
+                "reasonable when the PSA is below 2.5 ng/mL.")
+    assert ("interval", ("jm-psa", "kn-psa")) not in _facets(pathway, tier)
+    extended = _doc("vr-psa", PSA["topic"], "Men who choose screening should be retested every two years; the "
+                    "interval may be extended to four years when the PSA is below 1 ng/mL.")
+    yearly = _doc("ab-psa", PSA["topic"], "For men who choose screening, a PSA test every year is reasonable.")
+    assert ("interval", ("ab-psa", "vr-psa")) in _facets(extended, yearly)

@@ -38,8 +38,19 @@ _ONE_TIER = re.compile(r"\b(?:and|or) more (?:often|frequently) (?:if|when|in|fo
                        r"|\bin stable patients\b", re.I)
 
 
+# the tier below a PSA cut-off: "repeating the test every two years is reasonable when the PSA is below 2.5 ng/mL"
+# beside "every two years if the result is under 2.5 ng/mL and yearly if it is 2.5 ng/mL or above" (not "every two
+# years; the interval may be extended to four years when the PSA is below 1 ng/mL", where the cut-off changes the
+# interval and the two years are the schedule above it)
+_BELOW_A_CUT_OFF = re.compile(r"\b(?:when|if|while) (?:the |your |his |a )?PSA (?:level |result )?(?:is|was|stays"
+                              r"|remains) (?:below|under|less than)\b", re.I)
+_CHANGES_THE_INTERVAL = re.compile(r"\b(?:extend|lengthen|shorten|widen)\w*|\b(?:longer|shorter) interval", re.I)
+
+
 def _one_tier(f: Frame) -> bool:
-    return bool(_ONE_TIER.search(f.sentence or ""))
+    sentence = f.sentence or ""
+    return bool(_ONE_TIER.search(sentence)) or bool(
+        _BELOW_A_CUT_OFF.search(sentence) and not _CHANGES_THE_INTERVAL.search(sentence))
 
 
 def _same_test(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str) -> bool:
