@@ -8,14 +8,15 @@ from clinrag.tools.frames.no_stance import NEW_AGE, STEP
 from clinrag.tools.frames.programme_cues import OFFERED
 
 # Where an imperative stands: opening the sentence, or after an opening phrase ("For primary prevention, offer ...",
-# "At the lung health check, calculate ...", "From age 30 to 65, screen ...", "Once on treatment, treat to ...") or a
-# label of up to six words ("NICE: offer ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to
-# 29: order ...") or a section number ("4.4 Measure A1C ...", an order set's "(1) Order HbA1c ...") or a conjunction
-# that opens a later part ("..., and do not screen after 85").
+# "At the lung health check, calculate ...", "From age 30 to 65, screen ...", "Once on treatment, treat to ...",
+# "where the calculated risk is 10% or above, offer atorvastatin ...") or a label of up to six words ("NICE: offer
+# ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number
+# ("4.4 Measure A1C ...", an order set's "(1) Order HbA1c ...") or a conjunction that opens a later part ("..., and do
+# not screen after 85").
 _LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
 IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{STEP}|(?:and|or|then|but)\s+)?"
                  rf"(?:{_LABEL})?"
-                 r"(?:(?:for|in|among|if|when|once|from|between|aged?|per|according to|at)\b[^,;]{0,120},\s*)?")
+                 r"(?:(?:for|in|among|if|when|where|once|from|between|aged?|per|according to|at)\b[^,;]{0,120},\s*)?")
 
 # permission to stop ("can stop", "may exit screening", "may be discontinued", "it is appropriate to stop", "no longer
 # need"): a cue of "discourage", and what turns a favourable grade into one (:func:`action`)
@@ -159,6 +160,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bif (?:you|she|he|they) (?:so )?(?:wish|wishes)\b"
         # "this is your choice to make with your doctor"
         r"|\b(?:is|are) (?:(?:your|their|her|his) (?:own )?|an? (?:personal|individual) )(?:choice|decision)\b"
+        # "If you are 70 or older, the choice is still yours: talk it through with your doctor"; "you can choose to
+        # start yearly mammograms now; talk it over with your doctor"
+        r"|\bthe (?:choice|decision) is (?:still |always )?(?:yours|theirs|his|hers)\b"
+        r"|\btalk (?:it|this|things) (?:through|over) with (?:your|a|their|the) (?:doctor|clinician|nurse|GP"
+        r"|health care provider)\b"
         r"|\bshared decision[- ]making (?:with|about|for)\b"
         # ("taking a low-dose aspirin is a choice to make together with your doctor")
         r"|\b(?:decision|choice) (?:to (?:make|take) )?(?:with|together with|alongside) (?:your|a|their|the) "
@@ -257,7 +263,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "we will write to you once every three years", "invitations are sent once every three years"
         r"|\b(?:will|'ll|’ll) (?:write to|remind) you\b|\binvitations? (?:are|is) (?:sent|posted|mailed)\b"
         r"|\b(?:will|'ll|’ll) keep (?:inviting|sending|screening|offering|writing to)\b"
-        # a leaflet's schedule: "your team will check your HbA1c every three to six months"
+        # a leaflet's schedule: "your team will check your HbA1c every three to six months", "You will usually have the
+        # test every 3 months while your treatment is being adjusted"
+        r"|\b(?:you|they) (?:will|'ll|’ll) (?:usually |normally )?have (?:the|a|an|your) (?:[\w-]+ )?(?:test|check"
+        r"|scan)s? (?:every|each|once|twice)\b"
         r"|\b(?:will|'ll|’ll) (?:usually )?(?:check|measure|test|review) (?:your|you)\b"
         # "your nurse or doctor will take a cytology (smear) test every 3 years"
         r"|\b(?:will|'ll|’ll) (?:usually )?take an? (?:[\w()-]+ ){0,3}test\b"
@@ -273,7 +282,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a patient summary's definition: "your doctor will usually say you have high blood pressure (hypertension)
         # if your readings are 140/90 or higher"
         r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"
-        rf"|{IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Bring|Keep"
+        # (not a leaflet's errand: "Bring your latest result to your annual diabetes review")
+        rf"|{IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Keep"
+        r"|Bring(?! (?:your|the|a) (?:latest |last |most recent |recent )?(?:results?|record|sheet|diary|list|notes?"
+        r"|book|readings)\b)"
         r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
         r"|Measure|Check|Recheck|Re-check|Assess|Monitor|Relax|Intensify|Review|Deintensify)\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,

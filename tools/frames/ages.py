@@ -156,8 +156,11 @@ _EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$", re.I)
 _MEASURE_BEFORE = re.compile(
     r"\b(?:denominator|numerator|measure|look-?back(?: period)?)\s+(?:now\s+|still\s+)?"
     r"(?:(?:begins?|starts?)\s+at\s+(?:age\s+)?\d+\s+and\s+)?(?:(?:begins?|starts?|ends?)\s+)?$", re.I)
-_INCLUDED_BEFORE = re.compile(r"\bincluding (?:(?:those|people|adults|patients|men|women|persons|individuals) )?"
-                              r"(?:who are )?$", re.I)
+# ("a target of less than 130/80 mm Hg, including for community-dwelling adults 65 years of age or older")
+# (not "Screening outside the programme, including opportunistic tests before age 25, is not supported": tests)
+_INCLUDED_BEFORE = re.compile(r"\bincluding (?:for |in |among )?(?:(?:[\w-]+ ){0,2}"
+                              r"(?:those|people|adults|patients|men|women|persons|individuals) )?(?:who are )?"
+                              r"(?:aged )?$", re.I)
 
 
 def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
