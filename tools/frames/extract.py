@@ -283,9 +283,11 @@ def _with_defined_risk(frames: list[Frame], thresholds: list[Quantity]) -> list[
     threshold of the recommendations that name it: they go to every frame whose sentence names a higher risk and
     states no threshold, and the definition ("Higher risk is generally taken to mean a 10-year risk of 7.5% or more")
     is no recommendation of its own. Without such a recommendation the frames are unchanged."""
+    if not thresholds:  # most documents define no higher risk: nothing to search
+        return frames
     named = {id(f) for f in frames if not f.thresholds and _NAMES_HIGHER_RISK.search(f.sentence)
              and not _RISK_DEFINITION.search(f.sentence)}
-    if not thresholds or not named:
+    if not named:
         return frames
     return [f.model_copy(update={"thresholds": thresholds}) if id(f) in named else f
             for f in frames if not _RISK_DEFINITION.search(f.sentence)]
