@@ -40,10 +40,15 @@ def test_a_goal_a_panel_agreed_on_and_a_goal_no_longer_endorsed():
 
 def test_an_editions_list_of_changes_states_no_advice_of_its_own():
     """Its words of advice belong to no one item: "reasonable" is the new band's, "over 75" another item's. A list
-    that says what is now advised, or moves a value "from 50 to 45", still states it."""
-    assert extract_frames("What is new in this edition: the treatment threshold has been raised to a 10-year risk of "
-                          "10%, a band in which a statin is reasonable has been added below it, and the advice for "
-                          "adults over 75 has been revised.", doc_meta=STATIN) == []
+    that says what is now advised, or moves a value "from 50 to 45" or "to a 10-year risk of 10%", still states it
+    (that item only)."""
+    listed = extract_frames("What is new in this edition: the treatment threshold has been raised to a 10-year risk of "
+                            "10%, a band in which a statin is reasonable has been added below it, and the advice for "
+                            "adults over 75 has been revised.", doc_meta=STATIN)
+    assert [(f.action, f.population.age_min, _values(f.thresholds)) for f in listed] == [
+        ("recommend", None, ["10-year CVD risk >=10 %"])]
+    assert extract_frames("What is new in this edition: a band in which a statin is reasonable has been added, and the "
+                          "advice for adults over 75 has been revised.", doc_meta=STATIN) == []
     moved = extract_frames("What's new: the starting age has been lowered from 55 to 50, and the recommended interval "
                            "has been lengthened from yearly to every two years.", doc_meta=PSA)
     assert [(f.action, f.population.age_min) for f in moved] == [("recommend", 50)]

@@ -223,8 +223,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:if|when)\b[^.;]{0,100},\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
         # "A PSA level of 4 ng/mL or higher is usually treated as raised"
         # ("Your blood pressure is classed as high if readings taken at the surgery are 140/90 mmHg or above")
-        r"|\b(?:is|are) (?:usually |generally |normally )?(?:treated|regarded|considered|counted|classed|classified) "
-        r"as (?:raised|abnormal|high|elevated|positive)\b"
+        r"|\b(?:is|are) (?:usually |generally |normally |now )?(?:treated|regarded|considered|counted|classed|classified"
+        r"|categori[sz]ed) as (?:raised|abnormal|high|elevated|positive|(?:stage [12] )?hypertension)\b"
+        # a threshold moved to its new value: "the diagnostic threshold for hypertension has been lowered to 130/80 mm Hg"
+        r"|\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:has|have) been (?:\w+ )?(?:lowered|raised|reduced|increased|moved"
+        r"|changed) to\b"
         r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
         r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)? is\b"
         r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"

@@ -106,7 +106,12 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     # the sentence as parsed: "keep it below 130 over 80" states the reading 130/80 mm Hg, not an age over 80
     sentence = readings_in_mm_hg(said, bool(context and (context.intervention or "").startswith("blood-pressure")))
     # a question ("Should I have a PSA test?", a leaflet's heading) asks, it does not recommend
-    if not sentence or sentence.endswith("?") or not rules.is_recommendation_text(sentence):
+    if not sentence or sentence.endswith("?"):
+        return []
+    if (items := rules.changed_items(sentence)) is not None:  # what an edition changed: the items that say what holds
+        return [f.model_copy(update={"sentence": said}) for item in items
+                for f in extract_frames(item, doc_meta=doc_meta, context=context)]
+    if not rules.is_recommendation_text(sentence):
         return []
     if context and context.inverse_measure and _MEASURE_PART.match(sentence):
         return []
@@ -153,7 +158,11 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             # a gapped part repeats the verb before it: "aim for below 140/90 mmHg, and for those aged 80 and over,
             # below 150/90 mmHg" states a second target
             # "... lowered first to below 140/90 mm Hg (Class I) and then, if tolerated, to 130/80 mm Hg or lower"
-            gapped = (own_action is None and not continues) or re.match(r"\W*(?:and\s+)?then\b", text, re.I)
+            # ("The treatment goal is below 140/90 mm Hg for adults younger than 60, and below 150/90 mm Hg for those
+            # aged 60 or older (Class I)": a part that opens with its limit repeats the verb before it, whatever its
+            # strength says)
+            gapped = (own_action is None and not continues) or re.match(
+                r"\W*(?:and\s+)?(?:then\b|(?:below|under|less than|lower than|<|≤)\s*\d)", text, re.I)
             if gapped and frames and frames[-1].targets and not frames[-1].thresholds and not targets:
                 thresholds, targets = [], thresholds
             if _DEFINITION.search(text) and not (thresholds or targets):

@@ -42,6 +42,10 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
      "range"),
     (rf"{_X}\s*{_UNITS}", "single"),
 )
+# a threshold moved to a new value, which is no goal to lower anything to ("the diagnostic threshold for hypertension
+# has been lowered to 130/80 mm Hg", "the treatment threshold was raised to a 10-year risk of 10%")
+THRESHOLD_MOVED = re.compile(r"\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:lowered|raised|reduced|increased|moved|changed)"
+                             r" to (?:an? |the )?(?:[\w-]+ ){0,3}(?:of )?(?:below |under )?$", re.I)
 _TARGET_CUE = re.compile(
     r"\btarget(?![- ]organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
     r"|\btreat(?:ed|ing)? to\b|\bgood enough\b|\bright balance\b"
@@ -128,9 +132,10 @@ def _op(before: str, after: str) -> str:
     after = re.sub(r"^\s*\([^()]*\)", "", after)
     # ... and the comparator after a value restated in parentheses: "ten in a hundred (10%) or higher"
     after = re.sub(r"^\s*\)", "", after)
-    # a diagnostic threshold is a lower limit: "the diagnostic threshold for hypertension is now 130/80 mm Hg"
+    # a diagnostic threshold is a lower limit: "the diagnostic threshold for hypertension is now 130/80 mm Hg", and so
+    # is a threshold moved to a value ("the treatment threshold has been raised to a 10-year risk of 10%")
     diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$", before,
-                           re.I)
+                           re.I) or THRESHOLD_MOVED.search(before[-80:])
     before, after = before[-30:].lower(), after[:25].lower()
     if re.search(r"(?:at or below|at most|up to|≤|<=)\s*$", before):
         return "<="
@@ -244,11 +249,13 @@ def _in_target(text: str, positions: list[int]) -> list[bool]:
     its own comma-delimited segment names it ("start drugs at >= 150 mm Hg, with a goal of < 150 mm Hg": a
     threshold, then a target); when no quantity's segment names it, every quantity of the clause is ("a target of
     130/80 for adults with CVD"). A level at which to ease treatment is not a goal ("consider deintensifying therapy
-    in patients whose A1C is below 6.5%, because treating to lower levels showed no benefit")."""
+    in patients whose A1C is below 6.5%, because treating to lower levels showed no benefit"), nor is a threshold's
+    new value ("the diagnostic threshold has been lowered to 130/80 mm Hg")."""
     if not _TARGET_CUE.search(text):
         return [False] * len(positions)
     own = [bool(_TARGET_CUE.search(_segment(text, pos))) for pos in positions]
-    eased = [bool(_DEINTENSIFY.search(_segment(text, pos))) for pos in positions]
+    eased = [bool(_DEINTENSIFY.search(_segment(text, pos)) or THRESHOLD_MOVED.search(text[max(0, pos - 80):pos]))
+             for pos in positions]
     return [o and not e for o, e in zip(own if any(own) else [True] * len(positions), eased)]
 
 

@@ -29,6 +29,9 @@ _STAGE_AFTER = re.compile(r"\s*(?:or (?:higher|more|above|over)\s+)?(?:(?:is |ar
                           r"|categori[sz]ed) )?as (stage [12])\b", re.I)
 
 
+_STAGE_BEFORE = re.compile(r"\b(stage [12])\b(?! hypertension)[^.;,\d]{0,25}$", re.I)
+
+
 _HORIZON = re.compile(rf"\b(?:next|over|within) ({'|'.join(NUMBER_WORDS)}|\d+) years\b|\b(\d+)-year\b", re.I)
 
 
@@ -78,6 +81,10 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     # a stage named right after its reading, whatever the sentence defined before it: "Hypertension is now defined as
     # ... 130/80 mm Hg or higher, with 130-139/80-89 mm Hg classed as stage 1 and 140/90 mm Hg or higher as stage 2"
     if stage := _STAGE_AFTER.match(after):
+        return f"{stage.group(1).lower()} hypertension"
+    # ... or named just before it, the word "hypertension" left to the sentence ("Stage 1 hypertension covers 130-139
+    # systolic or 80-89 diastolic, and stage 2 begins at 140/90 mm Hg")
+    if stage := _STAGE_BEFORE.search(before):
         return f"{stage.group(1).lower()} hypertension"
     # the category a band is named after it: "between 130/85 and 139/89 mm Hg are classified as having high-normal
     # blood pressure"

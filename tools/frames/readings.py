@@ -43,8 +43,15 @@ def readings_in_mm_hg(text: str, about_bp: bool = False) -> str:
 
 # a category written as a systolic or a diastolic band, as blood-pressure tables are: "stage 1 hypertension (130-139 or
 # 80-89 mm Hg)" is the band 130/80-139/89, "stage 2 hypertension (>=140 or >=90 mm Hg)" the limit >=140/90, "normal
-# (<120/<80 mm Hg)" the limit <120/80
+# (<120/<80 mm Hg)" the limit <120/80, and "130 to 139 systolic or 80 to 89 diastolic" (the unit left unsaid) the band
+# 130/80-139/89
+_TO = r"\s*(?:to|-|–)\s*"
 SYSTOLIC_OR_DIASTOLIC = (
+    (re.compile(rf"(\d{{3}}){_TO}(\d{{3}})\s*(?:mm\s*Hg\s*)?systolic\s+(?:and/)?or\s+(\d{{2,3}}){_TO}(\d{{2,3}})\s*"
+                r"(?:mm\s*Hg\s*)?diastolic\b(?:\s*mm\s*Hg)?", re.I), r"\1-\2/\3-\4 mm Hg"),
+    (re.compile(rf"systolic\s+(?:pressure\s+|blood pressure\s+)?(?:of\s+)?(\d{{3}}){_TO}(\d{{3}})\s*(?:mm\s*Hg\s*)?"
+                rf"(?:and/)?or\s+diastolic\s+(?:pressure\s+|blood pressure\s+)?(?:of\s+)?(\d{{2,3}}){_TO}(\d{{2,3}})"
+                r"(?:\s*mm\s*Hg)?", re.I), r"\1-\2/\3-\4 mm Hg"),
     (re.compile(r"(\d{3})\s*[-–]\s*(\d{3})\s+or\s+(\d{2,3})\s*[-–]\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1-\2/\3-\4"),
     (re.compile(r"(≥|>=|<|≤|<=|>)\s*(\d{3})\s*/\s*(?:≥|>=|<|≤|<=|>)\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1\2/\3"),
     (re.compile(r"(≥|>=|<|≤|<=|>)\s*(\d{3})\s+or\s+(?:≥|>=|<|≤|<=|>)\s*(\d{2,3})(?=\s*mm\s*Hg)", re.I), r"\1\2/\3"),

@@ -168,8 +168,35 @@ _CHANGE_LIST = re.compile(r"^\W*(?:what(?:'s|’s| is) new|what has changed|what
 _CHANGED = re.compile(r"\b(?:has|have) been (?:\w+ )?(?:raised|lowered|added|revised|changed|extended|shortened"
                       r"|lengthened|relaxed|tightened|removed|dropped|downgraded|upgraded|updated)\b", re.I)
 _MOVED_FROM_TO = re.compile(r"\bfrom (?:age )?\d[\d.,/%]*(?: \w+)? to (?:age )?\d|\b(?:instead of|rather than)\b"
+                            # "the interval has been lengthened from yearly to every two years"
+                            r"|\b(?:lengthened|shortened|extended|changed|moved|raised|lowered) from [^.;,]{1,40}\bto\b"
                             r"|\b(?:lowered|raised|reduced|increased|moved|changed|tightened|relaxed) to "
-                            r"(?:below |under )?\d", re.I)
+                            r"(?:an? |the )?(?:[\w-]+ ){0,3}?(?:of )?(?:below |under )?\d", re.I)
+
+
+# where one item of a change list ends and the next begins: "...; ...", "..., and ...", "..., the ..."
+_NEXT_ITEM = re.compile(r";\s*(?:and\s+)?|,\s*(?:and\s+)?(?=(?:the|a|an|its|their|our|this|these)\b)", re.I)
+_ITEM_VERB = re.compile(r"\b(?:has|have|is|are|was|were) (?:now |\w+ )?been\b|\bnow\b|\b(?:is|are) no longer\b", re.I)
+
+
+def changed_items(text: str) -> list[str] | None:
+    """The items of an edition's list of changes that state what holds now (a value moved, or what is now advised),
+    each as a sentence of its own, where some item only names a change; None when ``text`` is no such list or no item
+    only names a change (the list is read as one sentence). "What's new: the diagnostic threshold has been lowered to 130/80 mm Hg, and the
+    goal of below 150/90 mm Hg for older adults has been withdrawn" states the new threshold; the withdrawn goal is no
+    advice."""
+    if not (m := _CHANGE_LIST.match(text)):
+        return None
+    items: list[str] = []
+    for part in _NEXT_ITEM.split(text[m.end():]):
+        if items and not _ITEM_VERB.search(part):
+            items[-1] += ", " + part  # no verb of its own: the same item goes on ("..., a band ... below it")
+        else:
+            items.append(part)
+    if all(_NOW.search(i) or _MOVED_FROM_TO.search(i) or not (_CHANGED.search(i) or _NOT_A_RECOMMENDATION.search(i))
+           for i in items):
+        return None
+    return [i.strip().rstrip(".") + "." for i in items if _NOW.search(i) or _MOVED_FROM_TO.search(i)]
 
 
 def is_recommendation_text(text: str) -> bool:
