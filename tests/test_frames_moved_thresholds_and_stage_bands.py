@@ -1,16 +1,17 @@
 """Frames for a threshold moved to a new value ("the diagnostic threshold has been lowered to 130/80 mm Hg"), an
 edition's change list whose other items only name a change, a stage band written as "130 to 139 systolic or 80 to 89
-diastolic", a stage named just before its value, and a second limit that repeats the goal before it
-(``tools/frames/rules.py``, ``quantities.py``, ``readings.py``, ``quantity_names.py``, ``extract.py``)."""
+diastolic", a stage named just before its value, a second limit that repeats the goal before it, and a quality
+measure of a conversation with an inverse companion (``tools/frames/rules.py``, ``quantities.py``, ``readings.py``,
+``quantity_names.py``, ``action_cues.py``, ``extract.py``)."""
 
 from __future__ import annotations
 
-from frame_fixtures import BP, STATIN
+from frame_fixtures import ASPIRIN, BP, LUNG, STATIN
 from frame_fixtures import conflict_facets as _facets
 from frame_fixtures import make_doc as _doc
 
 from clinrag.tools.frames import rules
-from clinrag.tools.frames.extract import extract_frames
+from clinrag.tools.frames.extract import document_frames, extract_frames
 
 
 def _values(sentence: str, meta: dict) -> list[tuple[str, list[str], list[str]]]:
@@ -67,3 +68,25 @@ def test_a_second_limit_repeats_the_goal_before_it_whatever_its_strength():
     assert _values("Drug treatment should aim for a blood pressure below 140/90 mm Hg in most adults (Class I), and "
                    "below 150/90 mm Hg in those aged 80 or older (Class IIa).", BP)[-1] == (
         "suggest_or_consider", [], ["blood pressure <150/90 mm Hg"])
+
+
+def test_a_measure_of_a_conversation_and_its_inverse_companion():
+    """A measure whose numerator counts a documented discussion of benefits and harms expects an individual decision
+    for its denominator; its inverse companion measure counts what should not happen, and the companion does not make
+    the measure itself inverse."""
+    text = ("Quality measure AB-7: shared decision-making about aspirin for primary prevention. Denominator: patients "
+            "aged 40 to 59 years without cardiovascular disease whose 10-year cardiovascular risk estimate is 10% or "
+            "greater. Numerator: patients in the denominator with a documented discussion of the benefits and harms "
+            "of low-dose aspirin. Companion measure AB-8 (inverse): the proportion of patients aged 60 years and older "
+            "who have an active aspirin prescription for primary prevention; a lower rate indicates better care.")
+    frames = document_frames(_doc("qm-asp", ASPIRIN["topic"], text))
+    denominator = [f for f in frames if f.sentence.startswith("Denominator")]
+    assert [(f.action, f.population.age_min, f.population.age_max, [q.text() for q in f.thresholds])
+            for f in denominator] == [("individual_decision", 40, 59, [">=10 %"])]
+    companion = [f for f in frames if f.sentence.startswith("Companion")]
+    assert [(f.action, f.population.age_min) for f in companion] == [("recommend_against", 60)]
+    # a coverage policy's shared decision-making visit before the first scan is a step of the screening it covers
+    [visit] = extract_frames("Before the first screening examination the member must have a documented shared "
+                             "decision-making visit that uses one or more decision aids.",
+                             doc_meta=LUNG)
+    assert visit.action == "recommend"

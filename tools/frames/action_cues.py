@@ -16,7 +16,10 @@ from clinrag.tools.frames.programme_cues import OFFERED
 _LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
 IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{STEP}|(?:and|or|then|but)\s+)?"
                  rf"(?:{_LABEL})?"
-                 r"(?:(?:for|in|among|if|when|where|once|from|between|aged?|per|according to|at)\b[^,;]{0,120},\s*)?")
+                 # (a condition's list in brackets is part of it: "If the 10-year risk is 10% or more and the patient
+                 # has at least one risk factor (dyslipidaemia, diabetes or hypertension), offer ...")
+                 r"(?:(?:for|in|among|if|when|where|once|from|between|aged?|per|according to|at)\b"
+                 r"(?:[^,;()]|\([^()]{0,100}\)){0,160},\s*)?")
 
 # permission to stop ("can stop", "may exit screening", "may be discontinued", "it is appropriate to stop", "no longer
 # need"): a cue of "discourage", and what turns a favourable grade into one (:func:`action`)
@@ -82,17 +85,23 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # an inverse quality measure counts overuse: "percentage of men 70 years and older who were screened
         # unnecessarily for prostate cancer"
         r"|\b(?:screened|tested|imaged|treated) (?:unnecessarily|inappropriately)\b"
+        # ... and a measure that says so of itself: "Companion measure HQ-42 (inverse): the proportion of patients aged
+        # 60 years and older ... who have an active aspirin prescription ...; a lower rate indicates better care"
+        r"|\b(?:proportion|percentage|share) of\b[^.]*\ba lower (?:rate|score|percentage) (?:indicates|means|reflects) "
+        r"better (?:quality|performance|care)\b"
         # an order set's block: "the order set displays 'Do not initiate aspirin for primary prevention' and the order
         # is blocked"
         r"|\border (?:is|will be) blocked\b|\bdisplays? ['\"‘“](?:do not|don't)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
         r"|\b(?:is|are) (?:(?:considered |deemed )?not|not (?:considered|deemed)) (?:medically necessary|covered)\b"
+        # ... and its labelled list: "Not medically necessary: screening of members younger than 21; ..."
+        r"|^\W*not (?:medically necessary|covered)\s*:"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
         r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
         # "Once you are older than 77, ..., routine scans end"
         r"|\b(?:routine|regular) (?:scans|screening|tests|testing|invitations) (?:stop|end|cease)s?\b"
         rf"|^\W*(?:{STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}"
-        r"\b(?:pathway|programme|program|screening)\b"
+        r"\b(?:pathway|programme|program|screening|recall)\b"
         # "Step 4, exit: patients leave the recall list at their 71st birthday"
         r"|\b(?:leave|exit|(?:are |is )?removed from|come off|drop off) the (?:\w+ )?(?:recall|invitation|screening) "
         r"(?:list|register)\b"
@@ -129,6 +138,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|initiating|whether)\b"
         # "aspirin is appropriate to discuss only when ..., and the decision should be shared with the prescriber"
         r"|\b(?:appropriate|reasonable|worth) to discuss\b|\bdecision (?:should|must|will|is to) be shared\b"
+        # "the age at which PSA screening may be discussed" (not "lifestyle modification should be discussed", a step
+        # before a statin)
+        r"|\b(?:screening|testing|tests?|it) (?:may|can) be discussed\b|\bmay be discussed\b"
         # "whether to take it is a decision you and your doctor should make together"
         r"|\b(?:decision|choice) (?:that )?(?:you|they) and (?:your|their) (?:doctor|clinician|GP|nurse)\b"
         r"|\b(?:offered|offers) (?:the|a|this) (?:same )?(?:discussion|conversation)\b"
@@ -136,6 +148,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b|\bno right or wrong (?:answer|choice|decision)\b"
         r"|\bcounsel+ed (?:about|on) (?:the )?(?:possible )?"
         r"(?:benefits and harms|harms and benefits|risks and benefits)"
+        # a quality measure of the conversation: "Numerator: patients ... with a documented discussion of the benefits
+        # and harms of low-dose aspirin" (not a coverage policy's "documented shared decision-making visit" before the
+        # first scan, a step of the screening it covers)
+        r"|\bdocument(?:ed|ation of) (?:a |the )?(?:shared |informed )?(?:discussion|conversation) (?:of|about) (?:the )?"
+        r"(?:possible )?(?:benefits and harms|harms and benefits|risks and benefits)\b"
         # "no man should have a PSA test without first discussing what a raised result could lead to"
         # (not a warning against stopping a drug: "Never stop aspirin that was prescribed after a heart attack ...
         # without talking to your doctor")
@@ -198,6 +215,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|extended|moved)\b)"
         r"|(?<!\bno )\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
+        # what an edition now advises in place of the old: "Repeat testing every two years now replaces annual testing"
+        r"|\bnow (?:replaces?|supersedes?)\b"
         # a consensus statement's finding of agreement: "the panel agreed on an A1C goal below 7.0%"
         r"|\bagreed (?:on|upon) (?:an?|the) (?:[\w-]+ ){0,3}(?:goal|target|threshold|interval|age|schedule)\b"
         # what programmes, letters, insurers, pathways and quality measures offer, cover, send and count
@@ -290,7 +309,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|Bring(?! (?:your|the|a) (?:latest |last |most recent |recent )?(?:results?|record|sheet|diary|list|notes?"
         r"|book|readings)\b)"
         r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
-        r"|Measure|Check|Recheck|Re-check|Assess|Monitor|Relax|Intensify|Review|Deintensify)\b"
+        r"|Measure|Check|Recheck|Re-check|Assess|Monitor|Relax|Intensify|Review|Deintensify"
+        # a pathway's step: "Step 2: For those aged 21 to 29, take a cytology sample every three years"
+        r"|Take (?:a|an|the) (?:[\w-]+ ){0,4}(?:sample|test|swab|smear|reading|measurement)|Invite|Recall)\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
         # not a coordinated "... start at 40 and continue up to age 74")
         rf"|(?-i:^\W*Continue\b)|^\W*{_LABEL}continue\b"

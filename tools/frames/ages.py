@@ -31,8 +31,12 @@ def _age(text: str) -> int:
 # cue -> min, else g1-g1)
 _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # a changed start or stop age: "raised the starting age from 21 to 25" starts at 25 (the old age bounds no one)
-    (r"\b(?:start(?:ing)?|initial|minimum|lower) age (?:\w+ ){0,5}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b", "min"),
-    (r"\b(?:stop(?:ping)?|upper|maximum) age (?:\w+ ){0,5}?from (?:age )?\d{2,3} to (?:age )?(\d{2,3})\b", "max"),
+    (r"\b(?:start(?:ing)?|initial|minimum|lower) age (?:[\w-]+ ){0,6}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b", "min"),
+    (r"\b(?:stop(?:ping)?|upper|maximum) age (?:[\w-]+ ){0,6}?from (?:age )?\d{2,3} to (?:age )?(\d{2,3})\b", "max"),
+    # an age moved by a verb of change starts there unless it names a stop: "lowers the age at which PSA screening may
+    # be discussed from 55 to 50" (from 50)
+    (r"\b(?:lower|rais|reduc|mov|chang|bring|brought)\w* (?:the )?(?!(?:[\w-]+ ){0,8}?(?:stop|end|upper|maximum))"
+     r"(?:[\w-]+ ){0,8}?age (?:[\w-]+ ){0,8}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b", "min"),
     # "the age at which screening begins has been raised from 21 to 25 years"
     (r"\bage at which (?:\w+ ){0,3}(?:begins?|starts?) (?:\w+ ){0,4}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b",
      "min"),
@@ -67,6 +71,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # "Women are first invited within six months of their 50th birthday" (from 50)
     (r"\bfirst invited (?:\w+ ){0,4}(?:of|after|at|on|around) (?:the |your |her |his |their )?(\d{2,3})(?:st|nd|rd|th) "
      r"birthday", "min"),
+    # "between your 45th birthday and your 71st birthday" (45-70)
+    (r"\bbetween (?:the |their |your |her |his )?(\d{2})(?:st|nd|rd|th) birthday and (?:the |their |your |her |his )?"
+     r"(\d{2,3})(?:st|nd|rd|th) birthday", "range_before"),
     # "From 45 until your 55th birthday" (45-54)
     (r"\b(?:from|aged?) (?:age )?(\d{2}) (?:until|till|up to|to) (?:the |their |your |her |his |a )?(\d{2,3})"
      r"(?:st|nd|rd|th) birthday", "range_before"),
@@ -129,6 +136,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^\W*(?:and|or)\s+(\d{2})\s*(?:[-–]|to)\s*(\d{2,3})(?=\s*\()", "range"),
     (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
     (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
+    # "..., and from 40 for men of Black ancestry"
+    (r"\bfrom (\d{2}) (?=(?:for|in|among) (?:\w+ )?(?:men|women|adults|people|persons|patients|those|anyone)\b)", "min"),
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*|first)\b", re.I)
 # "brother diagnosed ... before age 65", "whose father had prostate cancer before age 65" (right before the age:
@@ -184,6 +193,8 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
             if not 10 <= a <= 120:
                 continue
             second = _age(m.group(2)) if m.lastindex and m.lastindex > 1 else a
+            if kind == "range" and second < a:
+                continue  # "from 55 to 50" is an age moved, never a band
             lo_hi = {
                 "range": (a, second),
                 "range_before": (a, second - 1),

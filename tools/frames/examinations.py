@@ -77,7 +77,9 @@ _REPLACED_TEST = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(
                           # the test another one replaces: "primary testing for hrHPV in place of cytology-based
                           # screening" (up to the test's name: "in place of conventional digital mammography for
                           # annual screening" keeps its interval)
-                          r"|\b(?:in place of|instead of|replacing)\s+(?:[\w()-]+\s+){0,3}?[\w()-]*?(?:tests?|testing"
+                          # ("now uses a test for high-risk human papillomavirus (hrHPV) rather than cytology")
+                          r"|\b(?:in place of|instead of|replacing|rather than)\s+(?:[\w()-]+\s+){0,3}?[\w()-]*?"
+                          r"(?:tests?|testing"
                           r"|cytology|smears?|mammography|mammograms?|colonoscopy|FIT|sigmoidoscopy)\b", re.I)
 
 

@@ -28,7 +28,7 @@ from clinrag.tools.frames.populations import (
 )
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.readings import readings_in_mm_hg
-from clinrag.tools.frames.schema import Frame, FrameContext, Quantity
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame, FrameContext, Quantity
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b"
                        # the risk the sentence before estimated, for the people it named: "If you are between 40 and 84
@@ -74,7 +74,7 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
     sex = scope.sex or lexicon.TOPIC_SEX.get(topic)
     return FrameContext(
         intervention=lexicon.TOPIC_INTERVENTION.get(topic), sex=sex, scope=scope.model_copy(update={"sex": sex}),
-        inverse_measure=bool(_INVERSE_MEASURE.search(doc_meta.get("text") or "")),
+        inverse_measure=bool(_INVERSE_MEASURE.search(_COMPANION.sub("", doc_meta.get("text") or ""))),
     )
 
 
@@ -85,6 +85,9 @@ _INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )
                               r"|\ba lower (?:rate|score|percentage) (?:indicates|means|reflects) better "
                               r"(?:quality|performance|care)\b"
                               r"|^\W*(?:quality )?measure\b[^.:]{0,40}:\s*(?:avoidance|non-?use|avoiding) of\b", re.I)
+# a companion measure's sentence is about another measure ("Companion measure HQ-42 (inverse): ...; a lower rate
+# indicates better care"): the document's own measure is not inverse for it
+_COMPANION = re.compile(r"[^.]*\bcompanion (?:\w+ )?measure\b[^.]*\.?", re.I)
 _MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)(?:\s*\([^()]{0,40}\))?\s*:", re.I)
 
 
@@ -272,16 +275,34 @@ def document_frames(document: Any) -> list[Frame]:
         if not defined_risk and _RISK_DEFINITION.search(sent):
             defined_risk = [q for q in quantities(sent)[0] if "risk" in q.name]
         out.extend(frames)
-    return _with_defined_risk(out, defined_risk)
+    return _with_defined_risk(_measure_of_a_conversation(out), defined_risk)
+
+
+_DENOMINATOR = re.compile(r"^\W*denominator\b", re.I)
+_NUMERATOR = re.compile(r"^\W*numerator\b", re.I)
+
+
+def _measure_of_a_conversation(frames: list[Frame]) -> list[Frame]:
+    """A quality measure whose numerator counts a conversation ("Numerator: patients in the denominator with a
+    documented discussion of the benefits and harms of low-dose aspirin") expects an individual decision for the
+    people of its denominator, not the intervention itself."""
+    numerators = [f for f in frames if _NUMERATOR.match(f.sentence)]
+    if not numerators or any(f.action != "individual_decision" for f in numerators):
+        return frames
+    return [f.model_copy(update={"action": "individual_decision"})
+            if _DENOMINATOR.match(f.sentence) and f.action in RECOMMEND_LIKE else f for f in frames]
 
 
 # a definition of the higher risk a recommendation names, in a sentence of its own: "For this recommendation, the
 # College defines higher ASCVD risk as an estimated 10-year risk of 20% or more", "For this purpose, the panel defines
-# higher risk as ...", "higher ASCVD risk is defined as ...", "Higher risk is generally taken to mean ..."
+# higher risk as ...", "higher ASCVD risk is defined as ...", "Higher risk is generally taken to mean ...", "higher
+# risk means ..."
 _RISK_DEFINITION = re.compile(
     r"\bdefine[sd]? (?:a |the )?(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk as\b"
     r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:is|was) (?:generally |usually )?(?:defined|taken to mean"
-    r"|taken as)\b", re.I)
+    r"|taken as)\b"
+    # "For this purpose, higher risk means an estimated 10-year ASCVD risk of 7.5% or more"
+    r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:here |generally |usually )?means\b", re.I)
 # a recommendation for people at that risk: "might be considered for select adults aged 40 to 70 years who are at
 # higher cardiovascular risk" (not "at increased risk of bleeding")
 _NAMES_HIGHER_RISK = re.compile(r"\b(?:higher|high|elevated) (?:cardiovascular |ASCVD |CVD )?risk\b", re.I)

@@ -92,6 +92,7 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
     """Every interval mention as (start, end, interval, "pre"|"post"), except an alternative set aside."""
     taken: list[tuple[int, int]] = []
     out = []
+    harmful: set[int] = set()  # where an interval named for its harm starts ("as annual testing increases ...")
     for m in _MEASUREMENT_YEAR_OR.finditer(text):
         if not m.group(1) and _WHO_DURING.search(text[: m.start()]):
             continue
@@ -105,6 +106,8 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
             taken.append((m.start(), m.end()))
             if set_aside.REJECTED_INTERVAL.search(text[: m.start()]):
                 continue
+            if set_aside.HARMFUL_INTERVAL_AFTER.match(text, m.end()):
+                harmful.add(m.start())
             if months is not None:
                 iv = Interval(min=months, max=months)
             else:
@@ -112,6 +115,9 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
                 nums = [number(g) * unit for g in m.groups()[:-1] if g]
                 iv = Interval(min=min(nums), max=max(nums))
             out.append((m.start(), m.end(), iv, where))
+    # an interval named for its harm beside the one advised is no schedule of the sentence
+    if len(harmful) < len(out):
+        out = [t for t in out if t[0] not in harmful]
     return sorted(out, key=lambda t: t[0])
 
 

@@ -91,8 +91,9 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "co-testing",
             # "co-testing with cytology and HPV testing", "co-testing with hrHPV and cytology"
-            r"\bco-?testing(?: with (?:both )?(?:(?:cervical )?cytology and (?:high-risk |hr)?HPV(?: test(?:ing)?)?"
-            r"|(?:high-risk |hr)?HPV(?: test(?:ing)?)? and (?:cervical )?cytology))?|"
+            # ("co-testing (cytology with HPV testing)": its parts in brackets)
+            r"\bco-?testing(?: \([^()]{0,60}\)| with (?:both )?(?:(?:cervical )?cytology and (?:high-risk |hr)?HPV"
+            r"(?: test(?:ing)?)?|(?:high-risk |hr)?HPV(?: test(?:ing)?)? and (?:cervical )?cytology))?|"
             r"\bcytology plus (?:high-risk )?HPV(?: co-?testing| test(?:ing)?)?"
             # "an HPV-plus-Pap co-test", "a Pap-and-HPV co-test", "cytology and hrHPV co-testing"
             r"|\b(?:(?:HPV|Pap)[- ](?:plus|and)[- ](?:Pap|HPV)[- ])?co-?tests?\b"

@@ -56,6 +56,13 @@ _GROUP_START = re.compile(
     r"(?P<rest>\s+(?:are|is|should|may|can|will|must)\b.*)$", re.I)
 
 
+# ... and the general start first, the higher-risk group's after it: "recommend PSA screening for men at average risk
+# from the age of 45, and from 40 for men of Black ancestry or with a first-degree relative diagnosed before 65"
+_GROUP_START_AFTER = re.compile(
+    r"^(?P<pre>.*?)(?P<band>\b(?:from|at) (?:the )?(?:age (?:of )?)?\d{2})\s*,?\s*(?:and|or|but)\s+"
+    r"(?P<alt>(?:from|at) (?:the )?(?:age (?:of )?)?\d{2} (?:for|in|among) [^;]+?)(?P<rest>[.;]?)$", re.I)
+
+
 def population_segments(text: str) -> list[str]:
     """One text per enumerated population ("in women younger than 21, in women over 65 ..., and in women who ...",
     or two subjects with criteria of their own before the verb, or a second subject that repeats the first one's
@@ -63,6 +70,8 @@ def population_segments(text: str) -> list[str]:
     suffix go with each."""
     if (m := _GROUP_START.match(text)) and (subgroups.criteria(m["alt"])
                                             or subgroups.conditions(m["alt"])):
+        return [f"{m['pre']}{m['band']}{m['rest']}", f"{m['pre']}{m['alt']}{m['rest']}"]
+    if (m := _GROUP_START_AFTER.match(text)) and (subgroups.criteria(m["alt"]) or subgroups.conditions(m["alt"])):
         return [f"{m['pre']}{m['band']}{m['rest']}", f"{m['pre']}{m['alt']}{m['rest']}"]
     if m := _GAPPED_AGE.match(text):
         return [f"{m['pre']}{m['h1']}{m['verb']} {m['age1']}{m['rest']}", f"{m['pre']}{m['h2']}{m['verb']} {m['age2']}"

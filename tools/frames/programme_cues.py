@@ -27,6 +27,9 @@ OFFERED = (
     r"|\b(?:doctor|GP|nurse|clinician|practice|team) (?:will|'ll|’ll) (?:usually |normally |generally |then )?"
     r"offer\b"
     r"|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
+    # "Covered: screening for members aged 21 through 65, limited to one cytology test every 3 years", "coverage is
+    # limited to one primary hrHPV test ... every 5 years"
+    r"|^\W*covered\s*:|\bcoverage is limited to\b|\blimited to one\b"
     r"|\bcovered frequenc(?:y|ies)\b"
     # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
     r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
@@ -35,6 +38,12 @@ OFFERED = (
     rf"|{AUDIENCE}"
     # an invitation letter ("we send your first invitation when you reach 25"), an order set's inclusion criteria
     r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
+    # "Every woman aged 50 to 70 ... is invited once every three years", "first invitations are now sent at age 45"
+    # (not "those aged 65 or over are invited only if one of their last three tests was abnormal", an exception)
+    r"|\b(?:is|are|will be|gets?) (?:now |then |usually )?(?:(?:re-?)?invited|recalled)\b(?! only (?:if|when)\b)"
+    r"|\binvitations? (?:is|are) (?:now |then |usually )?(?:sent|posted|mailed|issued)\b"
+    # "The programme is offered to men and women aged 60 to 74", "invitations now go to everyone from age 50"
+    r"|\b(?:is|are) (?:now |also |usually )?offered to\b|\binvitations? (?:now |will )?go(?:es)? (?:out )?to\b"
     # a programme's kit: "the programme sends a home test kit ... to everyone aged 50 to 74", "you will receive a
     # new kit every two years"
     r"|\b(?:sends?|posts?|mails?) (?:you |out )?(?:an? |your |the )?(?:free |new )?(?:home |screening )?"

@@ -37,8 +37,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     # a reading without its unit in patient wording ("if your blood pressure stays at 140/90 or higher", "aim for a
     # clinic reading below 140/90"), read only in a clause about blood pressure (:func:`quantities`)
     (BARE, "bp_bare"),
-    # ("7.5% to <10%")
-    (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:to|and|-|–)\s*(?:(?:under|less than|below)\s+|<\s*)?{_X}\s*{_UNITS}",
+    # ("7.5% to <10%", "from 7.5% up to 10%")
+    (rf"(?:between\s+)?{_X}\s*(?:%\s*)?(?:(?:up )?to|and|-|–)\s*(?:(?:under|less than|below)\s+|<\s*)?{_X}\s*{_UNITS}",
      "range"),
     (rf"{_X}\s*{_UNITS}", "single"),
 )

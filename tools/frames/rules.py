@@ -106,8 +106,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\breplaces\b|\bsupersedes\b"
     # ("screening is no longer offered to people aged 21 to 24" says what is offered now)
     # ("aspirin is no longer recommended for people without diabetes" is the stance now)
-    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|checked|needs?|sends?|posts?|mails?|invites?|offered|covered"
-    r"|recommended|advised|be invited)\b"
+    # ("Women over 70 are no longer sent invitations" is where a programme stops)
+    r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|checked|needs?|sends?|sent|posts?|mails?|invites?|invited"
+    r"|offered|covered|recommended|advised|be invited)\b"
     # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
     r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b"
     # ("a stand-alone cytology result no longer satisfies the numerator": what a measure counts now)
@@ -152,7 +153,7 @@ _ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade 
 # (a change note's "lowered the diagnostic threshold, so that ... 130/80 mm Hg or higher ... now defines hypertension")
 # ("Eligibility no longer depends on how long ago a former smoker quit; people who stopped smoking any number of years
 # ago remain eligible": who is eligible now)
-_NOW = re.compile(r"\bnow (?:recommend|advis|suggest|define)\w*|\bno longer depends? on\b"
+_NOW = re.compile(r"\bnow (?:recommend|advis|suggest|define|replace)\w*|\bno longer depends? on\b"
                   r"|\b(?:is|are) no longer an? (?:exclusion|criterion|barrier|requirement)\b", re.I)
 # "If a serious illness limits how long you are expected to live, screening is no longer recommended for you": a
 # sentence that opens with its condition says what holds for those people now
@@ -247,7 +248,9 @@ _MAY_STOP = re.compile(MAY_STOP_CUE, re.I)
 # the grade rates the advice against, as a class III would
 _GRADED_AGAINST = re.compile(r"\bnot recommended\b|\brecommends? against\b", re.I)
 
-_AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?discussion\b", re.I)
+# ("starting a statin may be considered after shared decision-making that weighs life expectancy (Class IIb)")
+_AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?(?:discussion|conversation"
+                               r"|decision[- ]making)\b", re.I)
 
 
 def action(text: str) -> str | None:

@@ -76,5 +76,9 @@ REPLACED_AGE = re.compile(
 # years is preferred over annual testing"
 # ("the panel did not support annual testing", "the recommended interval has been lengthened from yearly")
 REJECTED_INTERVAL = re.compile(
-    r"(?:rather than|instead of|preferred over|in place of|(?:did|does|do) not support|"
-    r"(?:lengthened|shortened|changed|extended|moved) from)\s*$", re.I)
+    r"(?:rather than|instead of|preferred over|in place of|(?:did|does|do) not support|(?:now )?(?:replaces|replacing"
+    r"|supersedes)|(?:lengthened|shortened|changed|extended|moved) from)\s*$", re.I)
+# ... or as the one whose harm is the reason: "testing at two-year intervals is preferred, as annual testing increases
+# false-positive results"
+HARMFUL_INTERVAL_AFTER = re.compile(r"\s*(?:testing|screening|tests|screens|scans)?\s*(?:increases|adds|leads to"
+                                    r"|causes|doubles|raises|brings)\b", re.I)

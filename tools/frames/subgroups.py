@@ -178,7 +178,9 @@ def criteria(text: str) -> list[str]:
     """The eligibility criteria ``text`` names (:data:`CRITERIA`), in table order. Where the text says the time since
     quitting does not matter, the quitters it names are an example, not a criterion ("It does not matter how long ago
     you stopped smoking: people who quit more than 15 years ago can still choose to be screened")."""
-    found = _labels(CRITERIA, text)
+    # the risk factors a list in brackets names are examples of one criterion: "at least one risk factor (dyslipidaemia,
+    # diabetes, hypertension or current smoking)" is no smoking status
+    found = _labels(CRITERIA, re.sub(r"(\brisk factors?\s*)\([^()]*\)", r"\1", text, flags=re.I))
     if "years since quitting: any" in found:
         found = [c for c in found if not c.startswith("years since quitting ")]
     return found
@@ -187,8 +189,14 @@ def criteria(text: str) -> list[str]:
 # Conditions that make a population of their own for one intervention only: aspirin for primary prevention is weighed
 # apart for adults with diabetes ("may be considered in adults with diabetes aged 50 to 69" beside a general "not
 # recommended"), while for a glycemic target diabetes is everyone the guidance is about.
+# A blood-pressure goal or threshold for people with chronic kidney disease is theirs alone ("In adults with chronic
+# kidney disease and albuminuria, a target below 130/80 mm Hg may be considered"; not "for adults with hypertension,
+# including those with chronic kidney disease", where they are part of everyone).
+_CKD = ("chronic kidney disease", r"(?<!including )(?<!including those )(?<!including people )(?<!including adults )"
+        r"\b(?:in|for|among) (?:adults |people |patients |persons |those )?with (?:chronic kidney disease|CKD)\b")
 CONDITIONS_FOR: dict[str, tuple[tuple[str, str], ...]] = {
     "low-dose aspirin": (("diabetes", r"\b(?:with|have|has|having|living with) (?:type [12] )?diabetes\b"),),
+    "blood-pressure threshold": (_CKD,),
 }
 
 
