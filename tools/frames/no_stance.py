@@ -48,8 +48,10 @@ REFERRAL_STEP = (rf"^\W*(?:{STEP})?(?:[\w ()-]{{1,30}}:\s*)?(?:refer\b"
 
 # a change note's new age: "the starting age has been lowered from 55 to 50, while people can still stay in the
 # pathway until they are 80"; a cue of "recommend" for those ages, not a stance (:func:`pairing.states_no_stance`)
+# ("the starting age for average-risk adults has been lowered from 50 to 45")
 NEW_AGE = (r"\b(?:(?:starting|start|stopping|upper|lower) age|age at which (?:\w+ ){0,3}(?:begins?|starts?|stops?"
-           r"|ends?)) (?:has been|was|is now) (?:lowered|raised|reduced|increased|extended|moved|changed) "
+           r"|ends?)) (?:(?:for|of|in) (?:[\w-]+ ){1,3})?(?:has been|was|is now) (?:lowered|raised|reduced|increased"
+           r"|extended|moved|changed) "
            r"(?:from (?:age )?\d+ )?to (?:age )?\d+"
            r"|\bcan (?:still )?(?:stay|remain) in the (?:pathway|programme|program|screening)\b")
 
