@@ -24,6 +24,8 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{STEP}|(?:and|or|then|but)\s+)?
 # permission to stop ("can stop", "may exit screening", "may be discontinued", "it is appropriate to stop", "no longer
 # need"): a cue of "discourage", and what turns a favourable grade into one (:func:`action`)
 MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b"
+                # a measure's step: "review ... screening status ... at the 70th birthday and record a decision to stop"
+                r"|\b(?:record|document)\w* (?:a |the )?decision to stop\b"
                 r"|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
                 r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b"
                 r"|\bconsider (?:stopping|discontinuing|ceasing|ending)\b")
@@ -81,7 +83,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|(?<!will )(?<!would )\bavoid\w*\b(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)"
         r"(?! (?:low blood|hypo|symptoms\b))"
         r"|\brefrain\w* from\b"
-        r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened|offered|recalled)\b"
+        r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened|offered|recalled|assessed|enrolled)\b"
+        # a pathway's end: "Patients aged 75 and over are outside this pathway and should be referred for an
+        # individual review"
+        r"|\b(?:is|are|fall|falls|lie|lies) outside (?:this|the) (?:pathway|programme|program|order set)\b"
         # an inverse quality measure counts overuse: "percentage of men 70 years and older who were screened
         # unnecessarily for prostate cancer"
         r"|\b(?:screened|tested|imaged|treated) (?:unnecessarily|inappropriately)\b"
@@ -138,6 +143,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|initiating|whether)\b"
         # "aspirin is appropriate to discuss only when ..., and the decision should be shared with the prescriber"
         r"|\b(?:appropriate|reasonable|worth) to discuss\b|\bdecision (?:should|must|will|is to) be shared\b"
+        # "People over 75 should talk to their doctor", "something you and your doctor can decide on together"
+        r"|\b(?:should|can|may) talk (?:to|with) (?:their|your|a) (?:doctor|GP|nurse|clinician)\b"
+        r"|\bdecide (?:on |about )?(?:it )?together\b"
         # "the age at which PSA screening may be discussed" (not "lifestyle modification should be discussed", a step
         # before a statin)
         r"|\b(?:screening|testing|tests?|it) (?:may|can) be discussed\b|\bmay be discussed\b"

@@ -275,7 +275,22 @@ def document_frames(document: Any) -> list[Frame]:
         if not defined_risk and _RISK_DEFINITION.search(sent):
             defined_risk = [q for q in quantities(sent)[0] if "risk" in q.name]
         out.extend(frames)
-    return _with_defined_risk(_measure_of_a_conversation(out), defined_risk)
+    return _with_defined_risk(_measure_of_a_conversation(_change_notes_yield(out)), defined_risk)
+
+
+def _change_notes_yield(frames: list[Frame]) -> list[Frame]:
+    """Without the frames of an edition's list of changes that the document's own recommendations contradict: the
+    list summarizes ("What's new: the Board no longer recommends routine aspirin for adults in their fifties"), the
+    body states ("For adults aged 40 to 59 ..., the decision ... should be an individual one"), and the body wins for the
+    ages the list names."""
+    def overlaps(a: Frame, b: Frame) -> bool:
+        return (a.population.age_min or 0) <= (b.population.age_max or 200) and (
+            b.population.age_min or 0) <= (a.population.age_max or 200)
+
+    body = [f for f in frames if not rules.is_change_list(f.sentence)]
+    return [f for f in frames if not rules.is_change_list(f.sentence) or f.population.age_min is None or not any(
+        b.intervention == f.intervention and b.test == f.test and b.action != f.action and overlaps(b, f)
+        and b.population.age_min is not None for b in body)]
 
 
 _DENOMINATOR = re.compile(r"^\W*denominator\b", re.I)

@@ -1,5 +1,6 @@
 """What a threshold's or target's value measures (:func:`quantity_name`): A1C, a 10-year (or other horizon) risk,
-LDL-C or its reduction, PSA, a FIT's haemoglobin, or a blood pressure named by its category and its setting."""
+LDL-C or its reduction (or non-HDL cholesterol's), PSA, a FIT's haemoglobin, or a blood pressure named by its category
+and its setting."""
 
 from __future__ import annotations
 
@@ -56,6 +57,9 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         risk = max(low.rfind("risk"), low.rfind("chance"))
         if "ldl" in low and low.rfind("ldl") > risk:
             return "LDL-C reduction"
+        # ("Aim for a reduction in non-HDL cholesterol of more than 40% from baseline")
+        if "non-hdl" in low and low.rfind("non-hdl") > risk:
+            return "non-HDL-C reduction"
         if risk >= 0:
             # (whole words: a window cut inside "10-year" would read a 0-year risk)
             return _risk_name(re.sub(r"^\S*\s", "", before[-90:].lower()))

@@ -180,6 +180,11 @@ _NEXT_ITEM = re.compile(r";\s*(?:and\s+)?|,\s*(?:and\s+)?(?=(?:the|a|an|its|thei
 _ITEM_VERB = re.compile(r"\b(?:has|have|is|are|was|were) (?:now |\w+ )?been\b|\bnow\b|\b(?:is|are) no longer\b", re.I)
 
 
+def is_change_list(text: str) -> bool:
+    """Whether ``text`` opens an edition's list of changes ("What's new in this edition: ...")."""
+    return bool(_CHANGE_LIST.match(text))
+
+
 def changed_items(text: str) -> list[str] | None:
     """The items of an edition's list of changes that state what holds now (a value moved, or what is now advised),
     each as a sentence of its own, where some item only names a change; None when ``text`` is no such list or no item

@@ -85,7 +85,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("hysterectomy", r"\bhysterectomy"),
     # whether to go on, not whether to start: "People already taking aspirin for primary prevention should review
     # continuation with their clinician"
-    ("already taking it", r"\b(?:already|currently) (?:taking|on|using)\b"),
+    # (not "if you are 60 or older and not already taking aspirin")
+    ("already taking it", r"(?<!not )(?<!aren't )(?<!are not )\b(?:already|currently) (?:taking|on|using)\b"),
     # "women living with HIV should be screened ... every 3 years from the age of 25", "if you have a weakened immune
     # system"
     ("immunocompromised", r"\bliving with HIV\b|\bHIV[- ](?:positive|infection)\b"

@@ -121,12 +121,21 @@ def _systolic_parts(qa: list, qb: list) -> list[list]:
     return [qa, qb]
 
 
+_CHOLESTEROL_LEVELS = {"LDL-C", "non-HDL-C"}
+_CHOLESTEROL_REDUCTIONS = {f"{n} reduction" for n in _CHOLESTEROL_LEVELS}
+
+
 def _level_against_reduction(qa: list, qb: list) -> bool:
     """A goal for a level ("LDL cholesterol below 100 mg/dL") against a goal for a reduction of the same measure
     where neither states the other's kind ("a reduction in LDL cholesterol of at least 30%, rather than a fixed LDL
     goal"): two different goals."""
     def level_only(names: set[str], other: set[str]) -> bool:
-        return any(f"{n} reduction" in other - names and n not in other for n in names)
+        if any(f"{n} reduction" in other - names and n not in other for n in names):
+            return True
+        # a cholesterol level against a reduction of another cholesterol measure ("LDL cholesterol below 100 mg/dL"
+        # against "a reduction in non-HDL cholesterol of more than 40%")
+        return bool(names & _CHOLESTEROL_LEVELS and not other & _CHOLESTEROL_LEVELS
+                    and other & _CHOLESTEROL_REDUCTIONS and not names & _CHOLESTEROL_REDUCTIONS)
 
     names_a, names_b = {q.name for q in qa}, {q.name for q in qb}
     return level_only(names_a, names_b) or level_only(names_b, names_a)
