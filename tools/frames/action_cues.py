@@ -146,6 +146,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "People over 75 should talk to their doctor", "something you and your doctor can decide on together"
         r"|\b(?:should|can|may) talk (?:to|with) (?:their|your|a) (?:doctor|GP|nurse|clinician)\b"
         r"|\bdecide (?:on |about )?(?:it )?together\b"
+        # "Step 4: If the risk is 7.5% to 9.9%, discuss the option of a statin using the shared decision-making tool"
+        r"|\bdiscuss (?:the )?(?:option|possibility|choice) of\b"
         # "the age at which PSA screening may be discussed" (not "lifestyle modification should be discussed", a step
         # before a statin)
         r"|\b(?:screening|testing|tests?|it) (?:may|can) be discussed\b|\bmay be discussed\b"
@@ -256,7 +258,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:has|have) been (?:\w+ )?(?:lowered|raised|reduced|increased|moved"
         r"|changed) to\b"
         r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
-        r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)? is\b"
+        # ("The treatment goal for adults under 80 years is a clinic blood pressure below 140/90 mm Hg")
+        r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)?(?: (?:for|in) [^.;,]{1,40}?)? is\b"
         r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
@@ -316,7 +319,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         rf"|{IMPERATIVE_AT}(?:Screen|Initiate|Start|Offer|Begin|Use|Treat|Confirm|Diagnose|Help|Support|Keep"
         r"|Bring(?! (?:your|the|a) (?:latest |last |most recent |recent )?(?:results?|record|sheet|diary|list|notes?"
         r"|book|readings)\b)"
-        r"|Aim|Lower|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
+        r"|Aim|Lower|Reduce|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
         r"|Measure|Check|Recheck|Re-check|Assess|Monitor|Relax|Intensify|Review|Deintensify"
         # a pathway's step: "Step 2: For those aged 21 to 29, take a cytology sample every three years"
         r"|Take (?:a|an|the) (?:[\w-]+ ){0,4}(?:sample|test|swab|smear|reading|measurement)|Invite|Recall)\b"

@@ -57,6 +57,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:aged?|ages)\s+(\d{2,3})\s*(?:years?\s*)?or more\b", "min"),  # "anyone aged 60 years or more"
     (r"\b(?:older than|over(?: the age of)?|above(?: the age of)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     (r"\b(?:beyond|past|after) (?:the )?age (?:of )?(\d{2,3})\b", "gt"),
+    # a band's start and end in one phrase: "Invitations still start when you turn 25 and end at 64" (25 to 64)
+    (r"\b(?:start|begin)s? (?:when (?:you|they) (?:turn|reach) |at (?:the )?(?:age (?:of )?)?)(\d{2}) and "
+     r"(?:end|stop|finish)s? (?:at (?:the )?(?:age (?:of )?)?|when (?:you|they) (?:turn|reach) )(\d{2,3})\b", "range"),
     # "screening should stop at 60 for women whose last HPV test was negative": none after 60
     # ("Most men can stop having PSA tests at 75")
     # ("women may exit screening at 70 years of age")

@@ -24,8 +24,9 @@ OFFERED = (
     r"|\b(?:we|they|the (?:programme|program|service|clinic)) (?:will|'ll|’ll) offer\b"
     # a letter's "We offer screening to everyone aged 50 to 70 who is registered with a local practice"
     r"|\bwe (?:now |also |currently )?offer\b"
+    # ("If your PSA is 4 ng/mL or above, your doctor will usually refer you to a urologist")
     r"|\b(?:doctor|GP|nurse|clinician|practice|team) (?:will|'ll|’ll) (?:usually |normally |generally |then )?"
-    r"offer\b"
+    r"(?:offer|refer)\b"
     r"|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
     # "Covered: screening for members aged 21 through 65, limited to one cytology test every 3 years", "coverage is
     # limited to one primary hrHPV test ... every 5 years"
@@ -40,7 +41,11 @@ OFFERED = (
     r"|\bsends? (?:you |out )?(?:your |an? |its |their )?(?:first )?invitations?\b|\binclusion criteria\b"
     # "Every woman aged 50 to 70 ... is invited once every three years", "first invitations are now sent at age 45"
     # (not "those aged 65 or over are invited only if one of their last three tests was abnormal", an exception)
-    r"|\b(?:is|are|will be|gets?) (?:now |then |usually )?(?:(?:re-?)?invited|recalled)\b(?! only (?:if|when)\b)"
+    r"|\b(?:is|are|will be|gets?|will (?:now |then |usually )?be) (?:now |then |usually )?(?:(?:re-?)?invited|recalled"
+    r"|re-?screened|re-?tested)\b"
+    r"(?! only (?:if|when)\b)"
+    # "Invitations still start when you turn 25 and end at 64"
+    r"|\binvitations? (?:still |now |will )?(?:start|begin|continue)s?\b"
     r"|\binvitations? (?:is|are) (?:now |then |usually )?(?:sent|posted|mailed|issued)\b"
     # "The programme is offered to men and women aged 60 to 74", "invitations now go to everyone from age 50"
     r"|\b(?:is|are) (?:now |also |usually )?offered to\b|\binvitations? (?:now |will )?go(?:es)? (?:out )?to\b"

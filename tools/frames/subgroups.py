@@ -197,7 +197,10 @@ _CKD = ("chronic kidney disease", r"(?<!including )(?<!including those )(?<!incl
         r"\b(?:in|for|among) (?:adults |people |patients |persons |those )?with (?:chronic kidney disease|CKD)\b")
 CONDITIONS_FOR: dict[str, tuple[tuple[str, str], ...]] = {
     "low-dose aspirin": (("diabetes", r"\b(?:with|have|has|having|living with) (?:type [12] )?diabetes\b"),),
-    "blood-pressure threshold": (_CKD,),
+    # how often to re-check a normal reading is another schedule than how often to review treatment ("Adults whose
+    # blood pressure is normal should have it measured again at least every five years")
+    "blood-pressure threshold": (_CKD, ("normal blood pressure", r"\bwhose blood pressure is normal\b"
+                                        r"|\bwith (?:a )?normal (?:blood pressure|reading)s?\b")),
 }
 
 
