@@ -19,8 +19,8 @@ def _rows(sentence: str, meta: dict) -> list[tuple]:
 
 
 def test_a_change_list_yields_to_the_documents_own_recommendation_for_the_ages_it_names():
-    text = ("What's new in this edition: the Board no longer recommends routine aspirin for adults in their fifties and "
-            "now advises against starting aspirin from age 60. For adults aged 40 to 59 years with a 10-year "
+    text = ("What's new in this edition: the Board no longer recommends routine aspirin for adults in their fifties "
+            "and now advises against starting aspirin from age 60. For adults aged 40 to 59 years with a 10-year "
             "cardiovascular risk of 10% or greater, the decision to start low-dose aspirin should be an individual one "
             "(Grade C). The Board recommends against starting low-dose aspirin in adults 60 years or older (Grade D).")
     frames = document_frames(_doc("gp-asp", ASPIRIN["topic"], text))

@@ -1,8 +1,9 @@
 """Frames for a letter's "will now be invited" and "Invitations still start when you turn 25 and end at 64", a goal
 named with its people before "is", "reduce clinic blood pressure to below 140/90", a normal reading's re-check
 schedule, a leaflet's "your doctor will usually refer you", an LDL cholesterol level in an exclusion list and "discuss
-the option of a statin" (``tools/frames/programme_cues.py``, ``ages.py``, ``action_cues.py``, ``subgroups.py``,
-``set_aside.py``)."""
+the option of a statin", numbered eligibility checks, an insurer's smoking criterion and whom a recommendation applies
+to (``tools/frames/programme_cues.py``, ``ages.py``, ``action_cues.py``, ``subgroups.py``, ``no_stance.py``,
+``rules.py``, ``set_aside.py``)."""
 
 from __future__ import annotations
 
@@ -43,8 +44,25 @@ def test_goals_imperatives_and_a_normal_readings_schedule():
 def test_a_referral_level_an_exclusion_and_a_discussion():
     assert _rows("If your PSA is 4 ng/mL or above, your doctor will usually refer you to a urologist.", PSA) == [
         ("recommend", None, None, None, [">=4 ng/mL"], [])]
-    assert _rows("In adults from age 40 through 75 without clinical atherosclerotic cardiovascular disease, diabetes or "
-                 "an LDL cholesterol of 190 mg/dL or higher, clinicians should estimate 10-year risk.", STATIN) == [
+    assert _rows("In adults from age 40 through 75 without clinical atherosclerotic cardiovascular disease, diabetes "
+                 "or an LDL cholesterol of 190 mg/dL or higher, clinicians should estimate 10-year risk.", STATIN) == [
         ("recommend", 40, 75, None, [], [])]
     assert _rows("Step 4: If the risk is 7.5% to 9.9%, discuss the option of a statin using the shared decision-making "
                  "tool.", STATIN) == [("individual_decision", None, None, None, ["7.5-9.9 %"], [])]
+
+
+def test_numbered_eligibility_checks_an_insurers_smoking_criterion_and_whom_a_recommendation_applies_to():
+    lung = {"topic": "lung-cancer-screening"}
+    [check] = extract_frames("Eligibility check 1: age fifty through eighty.", doc_meta=lung)
+    assert (check.action, check.population.age_min, check.population.age_max) == ("recommend", 50, 80)
+    [member] = extract_frames("The member has a tobacco smoking history of at least 20 pack-years and currently smokes "
+                              "or has quit smoking within the last 15 years.", doc_meta=lung)
+    assert member.action == "recommend" and member.population.criteria[:2] == ["pack-years >= 20",
+                                                                               "years since quitting <= 15"]
+    applies = extract_frames("This recommendation applies to people who currently smoke and to those who formerly "
+                             "smoked, irrespective of how many years ago they quit.", doc_meta=lung)
+    assert applies and all(f.action == "recommend" for f in applies)
+    assert any("years since quitting: any" in f.population.criteria for f in applies)
+    # its scope is no recommendation
+    assert extract_frames("These recommendations do not apply to individuals with a history of high-grade lesions.",
+                          doc_meta=CERVICAL) == []

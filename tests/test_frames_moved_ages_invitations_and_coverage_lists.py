@@ -29,7 +29,8 @@ def test_an_age_moved_by_a_verb_of_change_starts_at_its_new_value():
 
 def test_a_higher_risk_groups_start_after_the_general_one():
     frames = extract_frames("The panel recommends PSA screening for men at average risk from the age of 45, and from "
-                            "40 for men of Black ancestry or with a father or brother diagnosed before 65.", doc_meta=PSA)
+                            "40 for men of Black ancestry or with a father or brother diagnosed before 65.",
+                            doc_meta=PSA)
     assert [(f.population.age_min, f.population.criteria) for f in frames] == [
         (45, []), (40, ["Black ancestry", "family history"])]
 

@@ -161,7 +161,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a quality measure of the conversation: "Numerator: patients ... with a documented discussion of the benefits
         # and harms of low-dose aspirin" (not a coverage policy's "documented shared decision-making visit" before the
         # first scan, a step of the screening it covers)
-        r"|\bdocument(?:ed|ation of) (?:a |the )?(?:shared |informed )?(?:discussion|conversation) (?:of|about) (?:the )?"
+        r"|\bdocument(?:ed|ation of) (?:a |the )?(?:shared |informed )?(?:discussion|conversation) (?:of|about) "
+        r"(?:the )?"
         r"(?:possible )?(?:benefits and harms|harms and benefits|risks and benefits)\b"
         # "no man should have a PSA test without first discussing what a raised result could lead to"
         # (not a warning against stopping a drug: "Never stop aspirin that was prescribed after a heart attack ...
@@ -252,9 +253,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:if|when)\b[^.;]{0,100},\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
         # "A PSA level of 4 ng/mL or higher is usually treated as raised"
         # ("Your blood pressure is classed as high if readings taken at the surgery are 140/90 mmHg or above")
-        r"|\b(?:is|are) (?:usually |generally |normally |now )?(?:treated|regarded|considered|counted|classed|classified"
+        r"|\b(?:is|are) (?:usually |generally |normally |now )?(?:treated|regarded|considered|counted|classed"
+        r"|classified"
         r"|categori[sz]ed) as (?:raised|abnormal|high|elevated|positive|(?:stage [12] )?hypertension)\b"
-        # a threshold moved to its new value: "the diagnostic threshold for hypertension has been lowered to 130/80 mm Hg"
+        # a threshold moved to its new value: "the diagnostic threshold for hypertension has been lowered to 130/80
+        # mm Hg"
         r"|\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:has|have) been (?:\w+ )?(?:lowered|raised|reduced|increased|moved"
         r"|changed) to\b"
         r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
@@ -287,6 +290,12 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bextends? (?:[\w-]+ ){0,3}to (?:everyone|everybody|all|adults|people|women|men)\b"
         # an insurer's criteria: "The member is 50 through 77 years of age; has a smoking history of ..."
         r"|^\W*the (?:member|patient|enrollee|beneficiary|individual) is (?:aged )?\d{2}\b"
+        # whom a recommendation applies to: "This recommendation applies to people who currently smoke and to those who
+        # formerly smoked, irrespective of how many years ago they quit" (:func:`rules.is_recommendation_text`)
+        r"|^\W*(?:this|the) recommendation applies to\b"
+        # ... and its smoking criterion: "The member has a tobacco smoking history of at least 20 pack-years"
+        r"|^\W*the (?:member|patient|enrollee|beneficiary|individual) has (?:a |an )?(?:[\w-]+ ){0,2}smoking "
+        r"history of\b"
         r"|\bbegins? at\b|\bqualify\b|\bget (?:screened|tested|checked)\b"
         rf"|{NEW_AGE}"
         r"|\b(?:is|are|remains?) (?:still )?(?:appropriate|indicated)\b"

@@ -31,7 +31,8 @@ def _age(text: str) -> int:
 # cue -> min, else g1-g1)
 _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # a changed start or stop age: "raised the starting age from 21 to 25" starts at 25 (the old age bounds no one)
-    (r"\b(?:start(?:ing)?|initial|minimum|lower) age (?:[\w-]+ ){0,6}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b", "min"),
+    (r"\b(?:start(?:ing)?|initial|minimum|lower) age (?:[\w-]+ ){0,6}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b",
+     "min"),
     (r"\b(?:stop(?:ping)?|upper|maximum) age (?:[\w-]+ ){0,6}?from (?:age )?\d{2,3} to (?:age )?(\d{2,3})\b", "max"),
     # an age moved by a verb of change starts there unless it names a stop: "lowers the age at which PSA screening may
     # be discussed from 55 to 50" (from 50)
@@ -140,7 +141,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:at|from) (?:the )?ages? (?:of )?(\d{2,3})\b", "at"),
     (r"\b(?:at|from) (\d{2})(?=,? (?:they|you|women|men|adults|people|patients)\b)", "min"),  # "at 55 they may"
     # "..., and from 40 for men of Black ancestry"
-    (r"\bfrom (\d{2}) (?=(?:for|in|among) (?:\w+ )?(?:men|women|adults|people|persons|patients|those|anyone)\b)", "min"),
+    (r"\bfrom (\d{2}) (?=(?:for|in|among) (?:\w+ )?(?:men|women|adults|people|persons|patients|those|anyone)\b)",
+     "min"),
 )
 _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*|first)\b", re.I)
 # "brother diagnosed ... before age 65", "whose father had prostate cancer before age 65" (right before the age:

@@ -281,8 +281,8 @@ def document_frames(document: Any) -> list[Frame]:
 def _change_notes_yield(frames: list[Frame]) -> list[Frame]:
     """Without the frames of an edition's list of changes that the document's own recommendations contradict: the
     list summarizes ("What's new: the Board no longer recommends routine aspirin for adults in their fifties"), the
-    body states ("For adults aged 40 to 59 ..., the decision ... should be an individual one"), and the body wins for the
-    ages the list names."""
+    body states ("For adults aged 40 to 59 ..., the decision ... should be an individual one"), and the body wins for
+    the ages the list names."""
     def overlaps(a: Frame, b: Frame) -> bool:
         return (a.population.age_min or 0) <= (b.population.age_max or 200) and (
             b.population.age_min or 0) <= (a.population.age_max or 200)

@@ -15,7 +15,8 @@ STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
 # check): the patient is 50 to 74 years old"): a cue of
 # "recommend"; the pathway's stance on those people is in its other steps (:func:`pairing.states_no_stance`)
 ENTRY_STEP = (rf"^\W*(?:{STEP})?(?:eligibility|eligible population|who to screen|who|inclusion"
-              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?\)?\s*[:—–]"
+              # ("Eligibility check 1: age fifty through eighty")
+              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?(?: \d+| [A-Z])?\)?\s*[:—–]"
               rf"|^\W*{STEP}(?:identify|select|include|enrol+)\b"
               # a gate on the way in: "Step 2: Confirm the patient is aged 40 to 59", "Step 4: Check for bleeding risk
               # ... and exit the order set if any is present", "Step 2: Calculate the 10-year ASCVD risk ..."

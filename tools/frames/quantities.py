@@ -44,8 +44,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 )
 # a threshold moved to a new value, which is no goal to lower anything to ("the diagnostic threshold for hypertension
 # has been lowered to 130/80 mm Hg", "the treatment threshold was raised to a 10-year risk of 10%")
-THRESHOLD_MOVED = re.compile(r"\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:lowered|raised|reduced|increased|moved|changed)"
-                             r" to (?:an? |the )?(?:[\w-]+ ){0,3}(?:of )?(?:below |under )?$", re.I)
+THRESHOLD_MOVED = re.compile(r"\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:lowered|raised|reduced|increased|moved"
+                             r"|changed) to (?:an? |the )?(?:[\w-]+ ){0,3}(?:of )?(?:below |under )?$", re.I)
 _TARGET_CUE = re.compile(
     r"\btarget(?![- ]organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
     r"|\btreat(?:ed|ing)? to\b|\bgood enough\b|\bright balance\b"

@@ -180,6 +180,13 @@ _NEXT_ITEM = re.compile(r";\s*(?:and\s+)?|,\s*(?:and\s+)?(?=(?:the|a|an|its|thei
 _ITEM_VERB = re.compile(r"\b(?:has|have|is|are|was|were) (?:now |\w+ )?been\b|\bnow\b|\b(?:is|are) no longer\b", re.I)
 
 
+# whom a recommendation applies to, by an eligibility criterion, is who is eligible: "This recommendation applies to
+# people who currently smoke and to those who formerly smoked, irrespective of how many years ago they quit" (not
+# "These recommendations do not apply to individuals with a history of high-grade lesions", its scope)
+_APPLIES_TO_CRITERIA = re.compile(r"^\W*(?:this|the) recommendation applies to\b(?=[^.;]*\b(?:smok\w*|quit\w*"
+                                  r"|pack-years)\b)", re.I)
+
+
 def is_change_list(text: str) -> bool:
     """Whether ``text`` opens an edition's list of changes ("What's new in this edition: ...")."""
     return bool(_CHANGE_LIST.match(text))
@@ -188,9 +195,9 @@ def is_change_list(text: str) -> bool:
 def changed_items(text: str) -> list[str] | None:
     """The items of an edition's list of changes that state what holds now (a value moved, or what is now advised),
     each as a sentence of its own, where some item only names a change; None when ``text`` is no such list or no item
-    only names a change (the list is read as one sentence). "What's new: the diagnostic threshold has been lowered to 130/80 mm Hg, and the
-    goal of below 150/90 mm Hg for older adults has been withdrawn" states the new threshold; the withdrawn goal is no
-    advice."""
+    only names a change (the list is read as one sentence). "What's new: the diagnostic threshold has been lowered
+    to 130/80 mm Hg, and the goal of below 150/90 mm Hg for older adults has been withdrawn" states the new threshold;
+    the withdrawn goal is no advice."""
     if not (m := _CHANGE_LIST.match(text)):
         return None
     items: list[str] = []
@@ -210,7 +217,7 @@ def is_recommendation_text(text: str) -> bool:
     publication statements, and findings."""
     if (m := _NOT_A_RECOMMENDATION.search(text)) and not _NOW.search(text) and not (
         m.group(0).lower() == "no longer" and _CONDITION_FIRST.match(text)
-    ):
+    ) and not (m.group(0).lower().startswith("appl") and _APPLIES_TO_CRITERIA.search(text)):
         return False
     if _CHANGE_LIST.match(text) and _CHANGED.search(text) and not (_NOW.search(text) or _MOVED_FROM_TO.search(text)):
         return False
@@ -254,8 +261,8 @@ _MAY_STOP = re.compile(MAY_STOP_CUE, re.I)
 _GRADED_AGAINST = re.compile(r"\bnot recommended\b|\brecommends? against\b", re.I)
 
 # ("starting a statin may be considered after shared decision-making that weighs life expectancy (Class IIb)")
-_AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?(?:discussion|conversation"
-                               r"|decision[- ]making)\b", re.I)
+_AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?(?:discussion"
+                               r"|conversation|decision[- ]making)\b", re.I)
 
 
 def action(text: str) -> str | None:

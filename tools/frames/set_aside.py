@@ -35,8 +35,8 @@ _PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\
 # observed (a value in mm Hg is always read)
 # an exclusion listed after "without" is no threshold of the people it leaves: "In adults from age 40 through 75
 # without clinical atherosclerotic cardiovascular disease, diabetes or an LDL cholesterol of 190 mg/dL or higher, ..."
-_EXCLUDED_BEFORE = re.compile(r"\bwithout\b[^.;]{0,100}\b(?:an?|any) (?:LDL|LDL-C|LDL cholesterol|low-density lipoprotein "
-                              r"cholesterol)(?: level| result)? of\s*$", re.I)
+_EXCLUDED_BEFORE = re.compile(r"\bwithout\b[^.;]{0,100}\b(?:an?|any) (?:LDL|LDL-C|LDL cholesterol"
+                              r"|low-density lipoprotein cholesterol)(?: level| result)? of\s*$", re.I)
 NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE, _EXCLUDED_BEFORE)
 
 
