@@ -19,6 +19,12 @@ from typing import Any
 
 from clinrag.tools.frames import ages, lexicon, rules
 from clinrag.tools.frames.clauses import SAME_AGES, clauses
+from clinrag.tools.frames.document_passes import (
+    RISK_DEFINITION,
+    change_notes_yield,
+    measure_of_a_conversation,
+    with_defined_risk,
+)
 from clinrag.tools.frames.examinations import added_to, test_options
 from clinrag.tools.frames.populations import (
     alternative_conditions,
@@ -28,7 +34,7 @@ from clinrag.tools.frames.populations import (
 )
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.readings import readings_in_mm_hg
-from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame, FrameContext, Quantity
+from clinrag.tools.frames.schema import Frame, FrameContext, Quantity
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b"
                        # the risk the sentence before estimated, for the people it named: "If you are between 40 and 84
@@ -272,67 +278,7 @@ def document_frames(document: Any) -> list[Frame]:
             context = context.model_copy(update={"previous": [f.population for f in frames]})
         elif _ASSESSED.search(sent) and (assessed := population_of(sent, context)).age_min is not None:
             context = context.model_copy(update={"previous": [assessed]})
-        if not defined_risk and _RISK_DEFINITION.search(sent):
+        if not defined_risk and RISK_DEFINITION.search(sent):
             defined_risk = [q for q in quantities(sent)[0] if "risk" in q.name]
         out.extend(frames)
-    return _with_defined_risk(_measure_of_a_conversation(_change_notes_yield(out)), defined_risk)
-
-
-def _change_notes_yield(frames: list[Frame]) -> list[Frame]:
-    """Without the frames of an edition's list of changes that the document's own recommendations contradict: the
-    list summarizes ("What's new: the Board no longer recommends routine aspirin for adults in their fifties"), the
-    body states ("For adults aged 40 to 59 ..., the decision ... should be an individual one"), and the body wins for
-    the ages the list names."""
-    def overlaps(a: Frame, b: Frame) -> bool:
-        return (a.population.age_min or 0) <= (b.population.age_max or 200) and (
-            b.population.age_min or 0) <= (a.population.age_max or 200)
-
-    body = [f for f in frames if not rules.is_change_list(f.sentence)]
-    return [f for f in frames if not rules.is_change_list(f.sentence) or f.population.age_min is None or not any(
-        b.intervention == f.intervention and b.test == f.test and b.action != f.action and overlaps(b, f)
-        and b.population.age_min is not None for b in body)]
-
-
-_DENOMINATOR = re.compile(r"^\W*denominator\b", re.I)
-_NUMERATOR = re.compile(r"^\W*numerator\b", re.I)
-
-
-def _measure_of_a_conversation(frames: list[Frame]) -> list[Frame]:
-    """A quality measure whose numerator counts a conversation ("Numerator: patients in the denominator with a
-    documented discussion of the benefits and harms of low-dose aspirin") expects an individual decision for the
-    people of its denominator, not the intervention itself."""
-    numerators = [f for f in frames if _NUMERATOR.match(f.sentence)]
-    if not numerators or any(f.action != "individual_decision" for f in numerators):
-        return frames
-    return [f.model_copy(update={"action": "individual_decision"})
-            if _DENOMINATOR.match(f.sentence) and f.action in RECOMMEND_LIKE else f for f in frames]
-
-
-# a definition of the higher risk a recommendation names, in a sentence of its own: "For this recommendation, the
-# College defines higher ASCVD risk as an estimated 10-year risk of 20% or more", "For this purpose, the panel defines
-# higher risk as ...", "higher ASCVD risk is defined as ...", "Higher risk is generally taken to mean ...", "higher
-# risk means ..."
-_RISK_DEFINITION = re.compile(
-    r"\bdefine[sd]? (?:a |the )?(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk as\b"
-    r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:is|was) (?:generally |usually )?(?:defined|taken to mean"
-    r"|taken as)\b"
-    # "For this purpose, higher risk means an estimated 10-year ASCVD risk of 7.5% or more"
-    r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:here |generally |usually )?means\b", re.I)
-# a recommendation for people at that risk: "might be considered for select adults aged 40 to 70 years who are at
-# higher cardiovascular risk" (not "at increased risk of bleeding")
-_NAMES_HIGHER_RISK = re.compile(r"\b(?:higher|high|elevated) (?:cardiovascular |ASCVD |CVD )?risk\b", re.I)
-
-
-def _with_defined_risk(frames: list[Frame], thresholds: list[Quantity]) -> list[Frame]:
-    """Frames with a separately defined higher risk (``thresholds``, the risk levels of its definition) as the
-    threshold of the recommendations that name it: they go to every frame whose sentence names a higher risk and
-    states no threshold, and the definition ("Higher risk is generally taken to mean a 10-year risk of 7.5% or more")
-    is no recommendation of its own. Without such a recommendation the frames are unchanged."""
-    if not thresholds:  # most documents define no higher risk: nothing to search
-        return frames
-    named = {id(f) for f in frames if not f.thresholds and _NAMES_HIGHER_RISK.search(f.sentence)
-             and not _RISK_DEFINITION.search(f.sentence)}
-    if not named:
-        return frames
-    return [f.model_copy(update={"thresholds": thresholds}) if id(f) in named else f
-            for f in frames if not _RISK_DEFINITION.search(f.sentence)]
+    return with_defined_risk(measure_of_a_conversation(change_notes_yield(out)), defined_risk)

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 FRAMES_FILE = "frames.jsonl"
-_EXTRACTOR_MODULES = ("extract.py", "examinations.py", "clauses.py", "clause_parts.py", "populations.py", "rules.py",
-                      "action_cues.py", "intervals.py", "ages.py", "quantities.py", "quantity_names.py", "readings.py",
-                      "set_aside.py", "lexicon.py", "subgroups.py", "numbers.py", "no_stance.py", "programme_cues.py",
-                      "schema.py")
+_EXTRACTOR_MODULES = ("extract.py", "document_passes.py", "examinations.py", "clauses.py", "clause_parts.py",
+                      "populations.py", "rules.py", "action_cues.py", "intervals.py", "ages.py", "quantities.py",
+                      "quantity_names.py", "readings.py", "set_aside.py", "lexicon.py", "subgroups.py", "numbers.py",
+                      "no_stance.py", "programme_cues.py", "schema.py")
 
 
 def extractor_fingerprint() -> str:

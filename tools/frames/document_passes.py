@@ -1,0 +1,71 @@
+"""Passes over a whole document's frames, after each sentence has been read (:func:`extract.document_frames`): an
+edition's change list yields to the document's own recommendations, a quality measure of a conversation expects an
+individual decision, and a higher risk defined in a sentence of its own becomes the threshold of the recommendations
+that name it."""
+
+from __future__ import annotations
+
+import re
+
+from clinrag.tools.frames import rules
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame, Quantity
+
+
+def change_notes_yield(frames: list[Frame]) -> list[Frame]:
+    """Without the frames of an edition's list of changes that the document's own recommendations contradict: the
+    list summarizes ("What's new: the Board no longer recommends routine aspirin for adults in their fifties"), the
+    body states ("For adults aged 40 to 59 ..., the decision ... should be an individual one"), and the body wins for
+    the ages the list names."""
+    def overlaps(a: Frame, b: Frame) -> bool:
+        return (a.population.age_min or 0) <= (b.population.age_max or 200) and (
+            b.population.age_min or 0) <= (a.population.age_max or 200)
+
+    body = [f for f in frames if not rules.is_change_list(f.sentence)]
+    return [f for f in frames if not rules.is_change_list(f.sentence) or f.population.age_min is None or not any(
+        b.intervention == f.intervention and b.test == f.test and b.action != f.action and overlaps(b, f)
+        and b.population.age_min is not None for b in body)]
+
+
+_DENOMINATOR = re.compile(r"^\W*denominator\b", re.I)
+_NUMERATOR = re.compile(r"^\W*numerator\b", re.I)
+
+
+def measure_of_a_conversation(frames: list[Frame]) -> list[Frame]:
+    """A quality measure whose numerator counts a conversation ("Numerator: patients in the denominator with a
+    documented discussion of the benefits and harms of low-dose aspirin") expects an individual decision for the
+    people of its denominator, not the intervention itself."""
+    numerators = [f for f in frames if _NUMERATOR.match(f.sentence)]
+    if not numerators or any(f.action != "individual_decision" for f in numerators):
+        return frames
+    return [f.model_copy(update={"action": "individual_decision"})
+            if _DENOMINATOR.match(f.sentence) and f.action in RECOMMEND_LIKE else f for f in frames]
+
+
+# a definition of the higher risk a recommendation names, in a sentence of its own: "For this recommendation, the
+# College defines higher ASCVD risk as an estimated 10-year risk of 20% or more", "For this purpose, the panel defines
+# higher risk as ...", "higher ASCVD risk is defined as ...", "Higher risk is generally taken to mean ...", "higher
+# risk means ..."
+RISK_DEFINITION = re.compile(
+    r"\bdefine[sd]? (?:a |the )?(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk as\b"
+    r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:is|was) (?:generally |usually )?(?:defined|taken to mean"
+    r"|taken as)\b"
+    # "For this purpose, higher risk means an estimated 10-year ASCVD risk of 7.5% or more"
+    r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:here |generally |usually )?means\b", re.I)
+# a recommendation for people at that risk: "might be considered for select adults aged 40 to 70 years who are at
+# higher cardiovascular risk" (not "at increased risk of bleeding")
+_NAMES_HIGHER_RISK = re.compile(r"\b(?:higher|high|elevated) (?:cardiovascular |ASCVD |CVD )?risk\b", re.I)
+
+
+def with_defined_risk(frames: list[Frame], thresholds: list[Quantity]) -> list[Frame]:
+    """Frames with a separately defined higher risk (``thresholds``, the risk levels of its definition) as the
+    threshold of the recommendations that name it: they go to every frame whose sentence names a higher risk and
+    states no threshold, and the definition ("Higher risk is generally taken to mean a 10-year risk of 7.5% or more")
+    is no recommendation of its own. Without such a recommendation the frames are unchanged."""
+    if not thresholds:  # most documents define no higher risk: nothing to search
+        return frames
+    named = {id(f) for f in frames if not f.thresholds and _NAMES_HIGHER_RISK.search(f.sentence)
+             and not RISK_DEFINITION.search(f.sentence)}
+    if not named:
+        return frames
+    return [f.model_copy(update={"thresholds": thresholds}) if id(f) in named else f
+            for f in frames if not RISK_DEFINITION.search(f.sentence)]
