@@ -20,8 +20,9 @@ def change_notes_yield(frames: list[Frame]) -> list[Frame]:
         return (a.population.age_min or 0) <= (b.population.age_max or 200) and (
             b.population.age_min or 0) <= (a.population.age_max or 200)
 
-    body = [f for f in frames if not rules.is_change_list(f.sentence)]
-    return [f for f in frames if not rules.is_change_list(f.sentence) or f.population.age_min is None or not any(
+    in_list = [rules.is_change_list(f.sentence) for f in frames]
+    body = [f for f, listed in zip(frames, in_list) if not listed]
+    return [f for f, listed in zip(frames, in_list) if not listed or f.population.age_min is None or not any(
         b.intervention == f.intervention and b.test == f.test and b.action != f.action and overlaps(b, f)
         and b.population.age_min is not None for b in body)]
 

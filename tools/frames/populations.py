@@ -68,11 +68,9 @@ def population_segments(text: str) -> list[str]:
     or two subjects with criteria of their own before the verb, or a second subject that repeats the first one's
     verb with an age of its own, or a higher-risk group's own start after the general band); the shared prefix and
     suffix go with each."""
-    if (m := _GROUP_START.match(text)) and (subgroups.criteria(m["alt"])
-                                            or subgroups.conditions(m["alt"])):
-        return [f"{m['pre']}{m['band']}{m['rest']}", f"{m['pre']}{m['alt']}{m['rest']}"]
-    if (m := _GROUP_START_AFTER.match(text)) and (subgroups.criteria(m["alt"]) or subgroups.conditions(m["alt"])):
-        return [f"{m['pre']}{m['band']}{m['rest']}", f"{m['pre']}{m['alt']}{m['rest']}"]
+    for group_start in (_GROUP_START, _GROUP_START_AFTER):
+        if (m := group_start.match(text)) and (subgroups.criteria(m["alt"]) or subgroups.conditions(m["alt"])):
+            return [f"{m['pre']}{m['band']}{m['rest']}", f"{m['pre']}{m['alt']}{m['rest']}"]
     if m := _GAPPED_AGE.match(text):
         return [f"{m['pre']}{m['h1']}{m['verb']} {m['age1']}{m['rest']}", f"{m['pre']}{m['h2']}{m['verb']} {m['age2']}"
                 f"{m['rest']}"]

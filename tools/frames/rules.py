@@ -206,10 +206,10 @@ def changed_items(text: str) -> list[str] | None:
             items[-1] += ", " + part  # no verb of its own: the same item goes on ("..., a band ... below it")
         else:
             items.append(part)
-    if all(_NOW.search(i) or _MOVED_FROM_TO.search(i) or not (_CHANGED.search(i) or _NOT_A_RECOMMENDATION.search(i))
-           for i in items):
+    holds = [bool(_NOW.search(i) or _MOVED_FROM_TO.search(i)) for i in items]
+    if not any(not h and (_CHANGED.search(i) or _NOT_A_RECOMMENDATION.search(i)) for i, h in zip(items, holds)):
         return None
-    return [i.strip().rstrip(".") + "." for i in items if _NOW.search(i) or _MOVED_FROM_TO.search(i)]
+    return [i.strip().rstrip(".") + "." for i, h in zip(items, holds) if h]
 
 
 def is_recommendation_text(text: str) -> bool:
