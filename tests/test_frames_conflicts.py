@@ -364,3 +364,21 @@ def test_a_schedule_split_by_what_the_rules_do_not_read_is_one_span():
     assert not [c for c in _version_conflicts(old, new) if c.facet == "interval"]
     yearly = {**new, "text": "A1C should be measured once a year in all patients."}
     assert [c.facet for c in _version_conflicts(old, yearly)] == ["interval"]
+
+
+def test_an_action_value_names_open_bands_in_words():
+    """A band open at both ends reads "all ages" and one open below "ages up to 39", never "ages any-up"."""
+    topic = "prostate-cancer-screening"
+    a = _doc("a", "A", topic, "Men who have at least a 10-year life expectancy should have an opportunity to make an "
+                              "informed decision with their health care provider about whether to be screened for "
+                              "prostate cancer.")
+    b = _doc("b", "B", topic, "The B recommends against PSA-based screening for prostate cancer in men aged 70 and "
+                              "older (grade D).")
+    c = _doc("c", "C", topic, "Screening with PSA is not recommended for men younger than 40.")
+
+    def action(*docs):
+        frames = [f for d in docs for f in document_frames(d)]
+        return [[v.value for v in c.values] for c in find_conflicts(frames) if c.facet == "action"]
+
+    assert action(a, b) == [["individual_decision (all ages)", "recommend_against (ages 70-up)"]]
+    assert action(a, c) == [["individual_decision (all ages)", "recommend_against (ages up to 39)"]]

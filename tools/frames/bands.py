@@ -169,6 +169,16 @@ def _ended_routine(frame: Frame) -> bool:
     return frame.population.conditions == ["adequate prior screening"] and not frame.population.criteria
 
 
+def band_label(lo: int, hi: int) -> str:
+    """An effective band as the answer writes it: "ages 40-74", "ages 75-up" (200 = no upper end), "ages up to 24"
+    (0 = no lower end), "all ages"."""
+    if not lo and hi >= 200:
+        return "all ages"
+    if not lo:
+        return f"ages up to {hi}"
+    return f"ages {lo}-{hi if hi < 200 else 'up'}"
+
+
 def band(frame: Frame, frames: list[Frame]) -> tuple[int, int]:
     """Effective inclusive age band of a frame among its document's frames for the same intervention."""
     p = frame.population

@@ -54,8 +54,7 @@ def _qtext(qs: list) -> str:
 
 
 def _band_text(f: Frame, docs: dict[Any, list[Frame]]) -> str:
-    lo, hi = bands.band(f, docs[(f.doc_id, f.intervention)])
-    return f"ages {lo if lo else 'any'}-{hi if hi < 200 else 'up'}"
+    return bands.band_label(*bands.band(f, docs[(f.doc_id, f.intervention)]))
 
 
 def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "disagreement"
@@ -110,7 +109,7 @@ def _population_text(frames: list[Frame], docs: dict[Any, list[Frame]]) -> str:
     parts = [
         " / ".join(sorted(sexes)) or "adults",
         f"{' / '.join(sorted(risks))} risk",
-        f"ages {lo or 'any'}-{hi if hi < 200 else 'up'}",
+        bands.band_label(lo, hi),
     ] + ([", ".join(conds)] if conds else [])
     return ", ".join(parts)
 

@@ -33,6 +33,6 @@ def option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
                     tests = ", ".join(sorted({g.test for g in listed if g.test}))
                     add(
                         "change", "action",
-                        f, f"{f.action}: {f.test} (ages {lo}-{hi})",
-                        listed[0], f"{f.test} not among its recommended tests for ages {lo}-{hi} ({tests})",
+                        f, f"{f.action}: {f.test} ({bands.band_label(lo, hi)})",
+                        listed[0], f"{f.test} not among its recommended tests for {bands.band_label(lo, hi)} ({tests})",
                     )
