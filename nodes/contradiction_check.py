@@ -22,7 +22,7 @@ from clinrag.context import Context
 from clinrag.graph.events import contradiction_entry, disagreement_entry, emit
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
-from clinrag.question.understanding import narrowed_facets
+from clinrag.question.understanding import asked_tests, narrowed_facets
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.index.text import split_sentences
 from clinrag.tools.nli.backends import get_stance_backend
@@ -69,7 +69,9 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     understood = state.understood
     ages = understood.ages if understood else None
     narrowed = narrowed_facets(understood.asked, ages, understood.age) if understood else frozenset()
-    disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on, ages, narrowed)
+    # the tests it names ("how often to repeat primary HPV testing"), whose schedules alone are compared
+    tests = asked_tests(understood.asked) if understood else frozenset()
+    disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on, ages, narrowed, tests)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
     abstracts = {e.doc_id for e in state.evidence if e.source_type == "abstract"}
     nli_sentences = sentences_for_nli(sentences, framed, abstracts)

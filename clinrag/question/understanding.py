@@ -296,6 +296,14 @@ def narrowed_facets(question: str, ages: tuple[int | None, int | None] | None, a
     return BAND_FACETS
 
 
+def asked_tests(question: str) -> frozenset[str]:
+    """The tests a question names ("how often to repeat primary HPV testing": hrHPV testing; "the FIT interval": FIT),
+    as :data:`clinrag.tools.frames.lexicon.TESTS` names them; empty when it names none."""
+    from clinrag.tools.frames.lexicon import TESTS, tests
+
+    return frozenset(label for intervention in TESTS for _, _, label in tests(question, intervention))
+
+
 def describe_person(age: int | None, sex: str | None) -> str:
     """The person as searched: "a man aged 72", "a woman", "aged 23" ("" when nothing was stated)."""
     who = {"female": "a woman", "male": "a man"}.get(sex or "", "")

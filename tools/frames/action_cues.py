@@ -72,6 +72,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # ("If you are older than 70, kits are no longer sent automatically")
         r"|\bno longer (?:recommended|advised|offered|covered|satisf(?:y|ies)|counts?|(?:be )?invited|sent|posted"
         r"|mailed)\b"
+        # "after that you will not be invited again if your recent tests were normal"
+        r"|\b(?:will|'ll|’ll) not be (?:invited|sent|offered|recalled) (?:again|any more|anymore)\b"
+        r"|\bwon[’']t be (?:invited|sent|offered|recalled) (?:again|any more|anymore)\b"
         # what an organization stopped advising: "the Council no longer endorses a general goal below 7%"
         r"|\bno longer (?:recommends|endorses|supports|advocates|advises)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
@@ -153,6 +156,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:screening|testing|tests?|it) (?:may|can) be discussed\b|\bmay be discussed\b"
         # "whether to take it is a decision you and your doctor should make together"
         r"|\b(?:decision|choice) (?:that )?(?:you|they) and (?:your|their) (?:doctor|clinician|GP|nurse)\b"
+        # "If you are aged 70 to 74 and in good health, you and your doctor may still decide that testing makes sense"
+        r"|\b(?:you|they|he|she) and (?:your|their|his|her) (?:doctor|clinician|GP|nurse) (?:may|can|might|could) "
+        r"(?:still |also )?decide\b"
         r"|\b(?:offered|offers) (?:the|a|this) (?:same )?(?:discussion|conversation)\b"
         # "your doctor will talk with you about whether testing is right for you - the choice is yours"
         r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b|\bno right or wrong (?:answer|choice|decision)\b"
@@ -263,6 +269,13 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
         # ("The treatment goal for adults under 80 years is a clinic blood pressure below 140/90 mm Hg")
         r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)?(?: (?:for|in) [^.;,]{1,40}?)? is\b"
+        # an order set's default: "Record the individual HbA1c target; the network default for adults with type 2
+        # diabetes is below 53 mmol/mol"
+        r"|\b(?:the|a) (?:\w+ )?default (?:goal |target )?(?:(?:for|in) [^.;,]{1,50}?)?is (?:below|under|less than"
+        r"|<|≤|at or below)"
+        # what a result sets off: "A PSA of 4 ng/mL or above triggers a repeat test within six weeks"
+        r"|\b(?:or (?:above|higher|more)|and above)\b[^.;]{0,15}\btriggers? (?:a |an )?(?:repeat|referral|further"
+        r"|urology|specialist|MRI)\b"
         r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
@@ -300,7 +313,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         rf"|{NEW_AGE}"
         r"|\b(?:is|are|remains?) (?:still )?(?:appropriate|indicated)\b"
         # ("You will continue to be invited until your 71st birthday")
-        r"|\b(?:will|'ll|’ll) (?:continue to |still )?be (?:invited|sent|offered)\b"
+        r"|\b(?:will|'ll|’ll) (?:continue to |still |next )?be (?:invited|sent|offered)\b"
         r"|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
         # "we will write to you once every three years", "invitations are sent once every three years"
         r"|\b(?:will|'ll|’ll) (?:write to|remind) you\b|\binvitations? (?:are|is) (?:sent|posted|mailed)\b"

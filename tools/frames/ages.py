@@ -18,8 +18,8 @@ _DECADE_WORDS = {"twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "
                  "eighties": 80}
 _DECADES = "(" + "|".join(_DECADE_WORDS) + ")"
 _DECADES_NC = "(?:" + "|".join(_DECADE_WORDS) + ")"
-_NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|µg|mcg|micrograms?\b|ng\b|mmol|\.\d|pack|years? (?:since|ago)))"  # a BP value, a
-# percent, a FIT or PSA level, pack-years...
+_NOT_AGE_AFTER = r"(?!\s*(?:mm|%|/|mg|µg|mcg|micrograms?\b|ng\b|mmol|\.\d|pack|years? (?:since|ago)|hours?\b))"  # a BP
+# value, a percent, a FIT or PSA level, pack-years, a monitoring period ("over 24 hours on a monitor")...
 
 
 def _age(text: str) -> int:
@@ -129,6 +129,8 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\b(?:until|till)\s+(?:you are|you're|they are|they're|he is|she is)\s+(?:aged?\s+)?(\d{2,3})\b"
      + _NOT_AGE_AFTER, "max"),
     (r"\b(?:when|once)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
+    # "Once you are 65, we do not recommend further screening" (from 65; "once you are 75 or over" is read above)
+    (r"\bonce\s+(?:you are|you're|they are|they're|he is|she is)\s+(?:aged?\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
     # "you can stop after you turn 65" (older than 65, as "after age 65")
     (r"\bafter\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "gt"),
     # "you should have your first cervical screening test at 25", "your first smear test (cytology) is due at 21"

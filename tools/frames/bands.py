@@ -10,6 +10,8 @@ general/average-risk population shape these summaries.
 
 from __future__ import annotations
 
+from typing import Any
+
 from clinrag.tools.frames import rules
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame
 
@@ -46,12 +48,21 @@ def _decision_bands(frames: list[Frame]) -> list[tuple[int, int]]:
     ]
 
 
-def _unaged_decisions(frames: list[Frame]) -> list[Frame]:
-    """Individual decisions about the general population that state no ages, in a document that states its
-    population: the decision is about that population ("Step 2, discuss: PSA screening is an individual decision" in
-    a pathway for men aged 55 to 69)."""
-    return [f for f in frames if f.action == "individual_decision" and general(f) and f.scope
-            and f.population.age_min is None and f.population.age_max is None]
+def _unaged(frames: list[Frame], actions: frozenset[str] | set[str]) -> list[Frame]:
+    """Statements about the general population that state no ages, in a document that states its population: the
+    statement is about that population ("Step 2, discuss: PSA screening is an individual decision" in a pathway for
+    men aged 55 to 69; "A statin is recommended if the 10-year risk is 10% or greater" in an update that "applies to
+    adults aged 40 to 75"). A recommendation so stated is not about the whole population where the document leaves
+    ages inside it to an individual decision (a referral threshold "recommended" in a guideline for men aged 40 and
+    older that leaves screening at 50 to 69 to a shared decision)."""
+    def decided_inside(scope: Any) -> bool:
+        lo, hi = scope.age_min or 0, scope.age_max or 200
+        return any(f.action == "individual_decision" and general(f) and f.population.age_min is not None
+                   and lo <= f.population.age_min <= hi for f in frames)
+
+    return [f for f in frames if f.action in actions and general(f) and f.scope
+            and f.population.age_min is None and f.population.age_max is None
+            and (f.action == "individual_decision" or not decided_inside(f.scope))]
 
 
 def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
@@ -65,8 +76,9 @@ def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
     49 if the patient chooses, and should begin no later than age 50" starts routinely at 50 (the narrower,
     closed band says what the open one means for those ages).
 
-    A decision stated without ages is about the document's own population ("Step 2, discuss: PSA screening is an
-    individual decision" in a pathway for men aged 55 to 69)."""
+    A recommendation or decision stated without ages, in a document that states ages for neither, is about the
+    document's own population ("Step 2, discuss: PSA screening is an individual decision" in a pathway for men aged 55
+    to 69; a statin "recommended if the 10-year risk is 10% or greater" in an update for adults aged 40 to 75)."""
     decided = _decision_bands(frames)
     for actions in (RECOMMEND_LIKE, {"individual_decision"}):
         cands = [
@@ -74,8 +86,8 @@ def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
             for f in frames
             if f.action in actions and general(f) and f.population.age_min is not None
         ]
-        if not cands and actions != RECOMMEND_LIKE:
-            cands = [(f.scope.age_min, f) for f in _unaged_decisions(frames) if f.scope.age_min is not None]
+        if not cands:
+            cands = [(f.scope.age_min, f) for f in _unaged(frames, actions) if f.scope.age_min is not None]
         if actions == RECOMMEND_LIKE:
             cands = [(a, f) for a, f in cands if not any(lo <= a <= hi for lo, hi in decided)] or cands
         if cands:
@@ -126,6 +138,8 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
             return NO_UPPER_LIMIT, f
     bounded = [(f.population.age_max if f.population.age_max is not None else _cap(f, frames), f) for f in rec]
     bounded = [(a, f) for a, f in bounded if a is not None]
+    # recommendations stated without ages are about the document's own population, as in :func:`start_age`
+    bounded = bounded or [(f.scope.age_max, f) for f in _unaged(frames, RECOMMEND_LIKE) if f.scope.age_max is not None]
     against = _open_against(frames)
     if bounded:
         age, frame = max(bounded, key=lambda t: t[0])
@@ -136,7 +150,8 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
                if f.action == "individual_decision" and general(f) and f.population.age_max is not None]
     # a decision stated without ages is about the document's own population (a decision aid "for men aged 55 to
     # 69"), as in :func:`start_age`
-    decided = decided or [(f.scope.age_max, f) for f in _unaged_decisions(frames) if f.scope.age_max is not None]
+    decided = decided or [(f.scope.age_max, f) for f in _unaged(frames, {"individual_decision"})
+                          if f.scope.age_max is not None]
     if decided:
         age, frame = max(decided, key=lambda t: t[0])
         return _before_own_stop(age, against), frame

@@ -21,7 +21,9 @@ each other).
 
 A question that names ages (``ages``: "women aged 75 and older", "people in their sixties") is answered for those ages
 on the facets it asks about at those ages (``narrowed``: action, and the interval when it asks how often for them);
-one about a person of a stated age ("my 72 year old dad") on every facet for that age (:func:`asked_about`).
+one about a person of a stated age ("my 72 year old dad") on every facet for that age (:func:`asked_about`). One
+that names tests (``tests``: "how often to repeat primary HPV testing") compares schedules of two different tests only
+where it names both: a cytology schedule against an HPV schedule is not what it asks.
 """
 
 from __future__ import annotations
@@ -158,9 +160,10 @@ def asked_about(facet: str, a: Frame, va: str, b: Frame, vb: str, docs: dict[Any
 
 
 def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = None, ages: AgeBand | None = None,
-                   narrowed: Collection[str] = BAND_FACETS) -> list[Disagreement]:
+                   narrowed: Collection[str] = BAND_FACETS, tests: Collection[str] = ()) -> list[Disagreement]:
     """Typed conflicts among frames (see module docstring; ``replaced_on`` as in :func:`pairing.pair_kind`;
-    ``ages``: the ages the question asks about; ``narrowed``: the facets narrowed to them, :func:`asked_about`)."""
+    ``ages``: the ages the question asks about; ``narrowed``: the facets narrowed to them, :func:`asked_about`;
+    ``tests``: the tests the question names, whose schedules alone are compared)."""
     docs: dict[Any, list[Frame]] = defaultdict(list)
     for f in frames:
         docs[(f.doc_id, f.intervention)].append(f)
@@ -169,6 +172,8 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
 
     def add(kind: str, facet: str, a: Frame, va: str, b: Frame, vb: str) -> None:
         if not asked_about(facet, a, va, b, vb, docs, ages, narrowed):
+            return
+        if facet == "interval" and tests and a.test != b.test and any(f.test and f.test not in tests for f in (a, b)):
             return
         org = tuple(sorted(org_key(a.org))) if kind == "change" else era(kind, a, b)
         group = groups[(kind, facet, a.intervention, org)]

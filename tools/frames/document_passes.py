@@ -1,13 +1,13 @@
 """Passes over a whole document's frames, after each sentence has been read (:func:`extract.document_frames`): an
 edition's change list yields to the document's own recommendations, a quality measure of a conversation expects an
-individual decision, and a higher risk defined in a sentence of its own becomes the threshold of the recommendations
-that name it."""
+individual decision, a higher risk defined in a sentence of its own becomes the threshold of the recommendations
+that name it, and the one test a document says its screening is names the test of schedules that name none."""
 
 from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames import rules
+from clinrag.tools.frames import lexicon, rules
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame, Quantity
 
 
@@ -70,3 +70,28 @@ def with_defined_risk(frames: list[Frame], thresholds: list[Quantity]) -> list[F
         return frames
     return [f.model_copy(update={"thresholds": thresholds}) if id(f) in named else f
             for f in frames if not RISK_DEFINITION.search(f.sentence)]
+
+
+# what a document's screening is, in a sentence of its own: "Cervical screening checks a small sample of cells from your
+# cervix for the human papillomavirus (HPV)", "Bowel screening uses a home test kit", "The screening test looks for ..."
+SCREENING_DEFINED = re.compile(
+    r"^\W*(?:[\w-]+ ){0,2}screening(?: test)? (?:checks|looks|tests|uses|is an? (?:\w+ )?test)\b", re.I)
+
+
+def defined_test(sentence: str, intervention: str | None) -> str | None:
+    """The one test of ``intervention`` a sentence that says what the screening is names (:data:`SCREENING_DEFINED`),
+    else None."""
+    if not intervention or not SCREENING_DEFINED.search(sentence):
+        return None
+    named = {label for _, _, label in lexicon.tests(sentence, intervention)}
+    return named.pop() if len(named) == 1 else None
+
+
+def with_defined_test(frames: list[Frame], test: str | None) -> list[Frame]:
+    """A document that says what its screening is ("Cervical screening checks ... for HPV") and names no test in any
+    recommendation: its schedules ("a cervical screening test every five years") are schedules of that test. Where a
+    recommendation names a test, the document's own words say which test each schedule is, and nothing changes."""
+    if test is None or any(f.test for f in frames):
+        return frames
+    return [f.model_copy(update={"test": test}) if f.interval_months and f.intervention in lexicon.TESTS else f
+            for f in frames]

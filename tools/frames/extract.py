@@ -22,8 +22,10 @@ from clinrag.tools.frames.clauses import SAME_AGES, clauses
 from clinrag.tools.frames.document_passes import (
     RISK_DEFINITION,
     change_notes_yield,
+    defined_test,
     measure_of_a_conversation,
     with_defined_risk,
+    with_defined_test,
 )
 from clinrag.tools.frames.examinations import added_to, test_options
 from clinrag.tools.frames.populations import (
@@ -272,8 +274,11 @@ def document_frames(document: Any) -> list[Frame]:
     context = context_for(meta) or FrameContext()
     out: list[Frame] = []
     defined_risk: list[Quantity] = []  # the thresholds of the first definition of a higher risk
+    test: str | None = None  # the test the document says its screening is
     for sent in sentences(meta["text"]):
         frames = extract_frames(sent, doc_meta=meta, context=context)
+        if not frames and test is None:
+            test = defined_test(sent, context.intervention)
         if frames:
             context = context.model_copy(update={"previous": [f.population for f in frames]})
         elif _ASSESSED.search(sent) and (assessed := population_of(sent, context)).age_min is not None:
@@ -281,4 +286,4 @@ def document_frames(document: Any) -> list[Frame]:
         if not defined_risk and RISK_DEFINITION.search(sent):
             defined_risk = [q for q in quantities(sent)[0] if "risk" in q.name]
         out.extend(frames)
-    return with_defined_risk(measure_of_a_conversation(change_notes_yield(out)), defined_risk)
+    return with_defined_test(with_defined_risk(measure_of_a_conversation(change_notes_yield(out)), defined_risk), test)

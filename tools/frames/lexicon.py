@@ -3,7 +3,8 @@
 
 Each table is a tuple of ``(label, regex)`` pairs, matched case-insensitively unless noted. Interventions are
 resolved by the earliest match in the sentence (parentheticals removed first, so a risk-factor list such as
-"(dyslipidemia, diabetes, hypertension or smoking)" cannot name the intervention, and subgroup conditions removed,
+"(dyslipidemia, diabetes, hypertension or smoking)" cannot name the intervention, nor can one written inline, "a
+risk factor such as diabetes, high blood pressure or smoking", and subgroup conditions removed,
 so "an otherwise negative screening mammogram" cannot either); ties go to table order, so specific names
 ("supplemental screening", "digital breast tomosynthesis") come before generic ones. :func:`intervention` and
 :func:`tests` apply the tables.
@@ -114,6 +115,9 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?(?:HPV|human papillomavirus)"
             # "the test looks for human papillomavirus (HPV)"
             r"|\btests? (?:that )?(?:checks?|looks?|screens?) for (?:high-risk )?(?:HPV|human papillomavirus)"
+            # "Cervical screening checks a small sample of cells from your cervix for the human papillomavirus (HPV)"
+            r"|\b(?:checks?|looks at|examines?) (?:[\w-]+ ){0,8}?for (?:the )?(?:high-risk )?"
+            r"(?:HPV|human papillomavirus)"
             # the recall after a negative HPV result: "if no HPV is found you will next be invited in five years"
             # ("If hrHPV is not detected, set the recall at 3-year intervals")
             r"|\bif (?:no (?:high-risk |hr-?)?HPV (?:is|was) (?:found|detected)|(?:high-risk |hr-?)?HPV (?:is|was) not "
@@ -137,11 +141,17 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
+# a list of risk factors written inline names who, not what: "have at least one risk factor such as diabetes, high blood
+# pressure, smoking or high cholesterol, your doctor will usually recommend a statin"
+_RISK_FACTOR_LIST = re.compile(r"\brisk[- ]factors? (?:such as|like|including|e\.g\.,?)\s+(?:[^,.;()]+,\s*)*[^,.;()]+?"
+                               r"\b(?:or|and)\b[^,.;()]*", re.I)
+
+
 def intervention(text: str) -> str | None:
     """The earliest named intervention, parentheticals and subgroup conditions ("an otherwise negative screening
     mammogram") left out: they describe who, not what; supplemental imaging wherever it is named ("for women whose
     screening mammogram is negative ..., supplemental MRI ...")."""
-    bare = re.sub(r"\([^)]*\)", " ", text)
+    bare = _RISK_FACTOR_LIST.sub(" ", re.sub(r"\([^)]*\)", " ", text))
     for _, pattern in CONDITIONS:
         bare = re.sub(pattern, " ", bare, flags=re.I)
     best: tuple[int, int, str] | None = None

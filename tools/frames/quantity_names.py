@@ -125,7 +125,9 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         name = cats[-1].lower()
         # ("confirmed by a home average of 135/85 mm Hg": a home reading, not the clinic one before it)
         # ("135/85 or higher when you measure it at home")
-        home = re.search(r"\bhome\b", low[-40:]) or re.match(r"[^.;,]{0,40}\bat home\b", after, re.I)
+        # (not a home reading the next part names: "if your reading at the surgery is 140/90 or higher and your average
+        # at home ... is 135/85 or higher")
+        home = re.search(r"\bhome\b", low[-40:]) or re.match(r"(?:(?!\band\b)[^.;,]){0,40}\bat home\b", after, re.I)
         # ("hypertension is confirmed when the daytime ABPM average is 135/85 mmHg or higher")
         setting = " (ambulatory)" if re.search(r"ambulatory|\babpm\b|\bdaytime\b", low) else " (home)" if home else ""
         return name + setting

@@ -106,9 +106,10 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\breplaces\b|\bsupersedes\b"
     # ("screening is no longer offered to people aged 21 to 24" says what is offered now)
     # ("aspirin is no longer recommended for people without diabetes" is the stance now)
-    # ("Women over 70 are no longer sent invitations" is where a programme stops)
+    # ("Women over 70 are no longer sent invitations" is where a programme stops; "Time since quitting should no longer
+    # be used to exclude people" is who is eligible now)
     r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|checked|needs?|sends?|sent|posts?|mails?|invites?|invited"
-    r"|offered|covered|recommended|advised|be invited)\b"
+    r"|offered|covered|recommended|advised|be invited|be used)\b"
     # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
     r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b"
     # ("a stand-alone cytology result no longer satisfies the numerator": what a measure counts now)
@@ -227,9 +228,10 @@ def is_recommendation_text(text: str) -> bool:
 # no age at which to stop: "screening should not stop at a set age", "there is no fixed age to stop"
 _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
 # "the number of years since a former smoker quit should not be used to exclude them from screening", "... should not
-# be used as an eligibility criterion to begin or to stop screening": who stays in
-_NOT_EXCLUDED = re.compile(r"\b(?:should|must) not be used (?:to (?:exclude|disqualify)|as an? (?:eligibility )?"
-                           r"criterion)\b", re.I)
+# be used as an eligibility criterion to begin or to stop screening", "should no longer be used to exclude": who stays
+# in
+_NOT_EXCLUDED = re.compile(r"\b(?:should|must) (?:not|no longer) be used (?:to (?:exclude|disqualify)"
+                           r"|as an? (?:eligibility )?criterion)\b", re.I)
 # an insurer's frequency limit, how often a covered test is covered: "a second screening study within 12 months of the
 # last is considered not medically necessary"
 _FREQUENCY_LIMIT = re.compile(r"\b(?:a second|another|an additional|a repeat|more than one)\b[^.;]{0,50}\bwithin "

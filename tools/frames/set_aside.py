@@ -47,7 +47,9 @@ FORMER_VALUE = re.compile(
     # ("replacing the earlier goal of below 140/90 mm Hg")
     r"(?: (?:below|under|less than|lower than|above|over|at least|at or below))?\s*$"
     # "whereas the previous edition aimed first for below 140/90 mm Hg"
-    r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement)\b[^.;]{0,30}$"
+    # ("the earlier specification used a risk cut-off of 20%")
+    r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement|specification|policy|measure"
+    r"|standards?)\b[^.;]{0,30}$"
     # "7.5% or more, lowered from the 10% cut-off used in 2018"
     # ("a goal of less than 8.5%, relaxed from 8.0% in the previous edition")
     r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up|relaxed|tightened|loosened|eased) from"
@@ -63,7 +65,8 @@ BELOW_THE_USUAL = re.compile(r"\b(?:set|be|kept) lower than\s*$|\b(?:lower|highe
 # an age the document has replaced bounds no one now: "from 40 through 74 ..., replacing the individual-decision
 # approach previously taken for women in their forties", "from your 45th birthday rather than from age 50", "until you
 # turn 75, up from the previous upper limit of your 71st birthday", "every five years, instead of every three years for
-# people under 50", "start screening at 45 rather than waiting until 50" ("instead of" only right before the age or
+# people under 50" (or "rather than after three years as before for those under 50"), "start screening at 45 rather
+# than waiting until 50" ("instead of" only right before the age or
 # before a replaced schedule: "tomosynthesis ... instead of 2D mammography for annual screening of women aged 40 and
 # over" names another test for the same people)
 REPLACED_AGE = re.compile(
@@ -73,7 +76,9 @@ REPLACED_AGE = re.compile(
     r"|\brather than (?:waiting|wait) (?:until|till|to)\s*(?:age\s*)?$"
     # "extends formal risk assessment to everyone aged 30 to 84, rather than starting at forty"
     r"|\b(?:rather than|instead of) (?:starting|beginning|stopping|ending) (?:at|from)\s*(?:age\s*)?$"
-    r"|\binstead of (?:every|once|the previous|the old)\b[^.;,()]*$", re.I)
+    # ("you will next be invited in five years' time, whatever your age, rather than after three years as before for
+    # those under 50")
+    r"|\b(?:instead of|rather than) (?:every|once|after|the previous|the old)\b[^.;,()]*$", re.I)
 
 
 # an interval named only as the one not to use: "every 2 to 4 years rather than annually", "a routine interval of two

@@ -36,8 +36,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      r"|\b(?:time|years) since quitting (?:is|are) (?:not|no longer) an? (?:exclusion|criterion|barrier)\b"
      # "whether they still smoke or quit at any time in the past"
      r"|\bquit (?:smoking )?at any time\b"
-     r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\bnot be used"
-     # "... should not be used as an eligibility criterion to begin or to stop screening"
+     r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\b(?:not|no longer) be used"
+     # "... should not be used as an eligibility criterion to begin or to stop screening", "Time since quitting should
+     # no longer be used to exclude people from screening"
      r" (?:to exclude|as an? (?:eligibility )?criterion)"
      r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
      r"|(?:number of )?years since|when (?:\w+ ){1,2}(?:quit|stopped|gave up))"),
@@ -97,7 +98,10 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
         r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening"
         r"|\bprior screening (?:was|is|has been|had been) adequate"
         # "persons who are up to date with screening and have had consistently negative prior tests"
-        r"|\bconsistently negative (?:prior |previous )?(?:tests|screening|results)\b",
+        r"|\bconsistently negative (?:prior |previous )?(?:tests|screening|results)\b"
+        # a letter's "we do not recommend further screening if your recent results were normal"
+        r"|\b(?:recent|previous|past|last|earlier) (?:\w+ )?(?:results|tests) (?:were|have been|are) (?:all )?"
+        r"(?:normal|negative|clear)\b",
     ),
     ("history of stroke or TIA", r"\bhistory of stroke|\btransient ischemic attack"),
     # secondary prevention: "patients who take aspirin after a heart attack, stent or stroke"

@@ -1,9 +1,10 @@
 """How two frames' thresholds and targets are compared: on the measures (thresholds) or units (targets) both state,
 each stated once, in comparable terms. A first stage of hypertension defines hypertension; an A1C goal stated only in
-IFCC units is compared in percent; a home or ambulatory goal beside a clinic goal is set aside when the other
-document states none; "at or below" a goal is "below" it; an upper limit is not compared with a lower one, nor an
-LDL-C band with an LDL-C limit. A 10-year risk stated in tiers (a high-intensity statin from 20 %, a
-moderate-intensity one from 7.5 % to 20 %) is compared as the span the tiers join into."""
+IFCC units is compared in percent, a cholesterol goal stated only in mmol/L in mg/dL; a home or ambulatory goal
+beside a clinic goal is set aside when the other document states none; "at or below" a goal is "below" it; an upper
+limit is not compared with a lower one, nor an LDL-C band with an LDL-C limit. A 10-year risk stated in tiers (a
+high-intensity statin from 20 %, a moderate-intensity one from 7.5 % to 20 %) is compared as the span the tiers join
+into."""
 
 from __future__ import annotations
 
@@ -92,7 +93,7 @@ def joined_tiers(frame: Frame, own: list[Frame]) -> list[Quantity]:
 def targets_differ(qa: list[Quantity], qb: list[Quantity]) -> bool:
     """Whether two statements' goals differ in a unit both state ("below 53 mmol/mol (7.0%)" against "below 7%": the
     same goal)."""
-    goals = _systolic_parts(*[_a1c_in_percent(qs) for qs in _clinic_goals(qa, qb)])
+    goals = _systolic_parts(*[_cholesterol_in_mg_dl(_a1c_in_percent(qs)) for qs in _clinic_goals(qa, qb)])
     # two goals in one unit ("below 130/80 mm Hg ..., for whom the systolic target is below 130 mm Hg") are matched
     # by what they measure
     ka, kb = _shared(*goals, lambda q: q.unit)
@@ -185,6 +186,24 @@ def _a1c_in_percent(qs: list) -> list:
         return qs
     return [q.model_copy(update={"value": _ifcc_to_ngsp(q.value), "unit": "%"}) if q.unit == "mmol/mol" else q
             for q in qs]
+
+
+# mg/dL per mmol/L of cholesterol (molar mass 386.65 g/mol)
+_CHOLESTEROL_MG_DL_PER_MMOL_L = 38.67
+
+
+def _cholesterol_in_mg_dl(qs: list) -> list:
+    """Cholesterol goals stated only in mmol/L, compared in mg/dL to the nearest 5 mg/dL, as guidelines convert them
+    (1.8 mmol/L -> 70, 2.6 -> 100, 3.0 -> 115 mg/dL: "LDL cholesterol below 3.0 mmol/L" is a higher goal than "below
+    100 mg/dL"); a statement that also gives mg/dL is compared in its own words."""
+    if any(q.unit == "mg/dL" for q in qs):
+        return qs
+
+    def mg_dl(value: str) -> str:
+        return "-".join(number_text(5 * round(float(v) * _CHOLESTEROL_MG_DL_PER_MMOL_L / 5)) for v in value.split("-"))
+
+    return [q.model_copy(update={"value": mg_dl(q.value), "unit": "mg/dL"})
+            if q.unit == "mmol/L" and q.name in _CHOLESTEROL_LEVELS and _bounds(q.value) else q for q in qs]
 
 
 def _goal_limit(key: tuple[str, str, str]) -> tuple[str, str, str]:
