@@ -8,7 +8,7 @@ screening is (``tools/frames/ages.py``, ``subgroups.py``, ``quantity_names.py``,
 
 from __future__ import annotations
 
-from frame_fixtures import A1C, BP, CERVICAL, LUNG, PSA, STATIN
+from frame_fixtures import A1C, BP, BREAST, CERVICAL, LUNG, PSA, STATIN
 from frame_fixtures import conflict_facets as _facets
 from frame_fixtures import make_doc as _doc
 
@@ -159,3 +159,13 @@ def test_a_question_that_names_a_test_compares_schedules_of_other_tests_only_whe
     assert len(intervals()) == 1  # cytology every 3 years against HPV every 5 for people aged 25 to 29
     assert intervals(asked_tests("how often to repeat primary HPV testing")) == []
     assert len(intervals(asked_tests("how often to repeat cytology or HPV testing"))) == 1
+
+
+def test_you_can_choose_to_start_leaves_a_band_to_a_decision_before_the_routine_start():
+    assert _frames("If you are between 40 and 44, you can choose to start yearly mammograms now; your doctor can help "
+                   "you decide whether that is right for you.", BREAST) == [
+        ("individual_decision", 40, 44, [], [], 12, None, [], [])]
+    leaflet = _doc("ki-breast", BREAST["topic"], "If your risk is average, we advise a mammogram every year from age "
+                   "45 until you turn 55. If you are between 40 and 44, you can choose to start yearly mammograms now.")
+    frames = document_frames(leaflet)
+    assert bands.start_age_text(bands.start_age(frames), frames) == "45 (individual decision from 40)"

@@ -190,8 +190,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # total PSA"
         r"|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) (?:decides?|chooses?|elects?|wants?) "
         r"(?:to (?:be (?:tested|screened)|have (?:the |a )?(?:test|screening)|go ahead|proceed)|testing|screening)\b"
-        # "you can choose to start yearly mammograms at 40 if you wish"
-        r"|\bif (?:you|she|he|they) (?:so )?(?:wish|wishes)\b"
+        # "you can choose to start yearly mammograms at 40 if you wish", "If you are between 40 and 44, you can choose
+        # to start yearly mammograms now; your doctor can help you decide"
+        r"|\bif (?:you|she|he|they) (?:so )?(?:wish|wishes)\b|\b(?:can|could) choose to (?:start|begin)\b"
         # "this is your choice to make with your doctor"
         r"|\b(?:is|are) (?:(?:your|their|her|his) (?:own )?|an? (?:personal|individual) )(?:choice|decision)\b"
         # "If you are 70 or older, the choice is still yours: talk it through with your doctor"; "you can choose to
