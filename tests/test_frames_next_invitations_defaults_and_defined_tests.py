@@ -8,7 +8,7 @@ screening is (``tools/frames/ages.py``, ``subgroups.py``, ``quantity_names.py``,
 
 from __future__ import annotations
 
-from frame_fixtures import A1C, BP, BREAST, CERVICAL, LUNG, PSA, STATIN
+from frame_fixtures import A1C, BP, BREAST, CERVICAL, CRC, LUNG, PSA, STATIN
 from frame_fixtures import conflict_facets as _facets
 from frame_fixtures import make_doc as _doc
 
@@ -169,3 +169,31 @@ def test_you_can_choose_to_start_leaves_a_band_to_a_decision_before_the_routine_
                    "45 until you turn 55. If you are between 40 and 44, you can choose to start yearly mammograms now.")
     frames = document_frames(leaflet)
     assert bands.start_age_text(bands.start_age(frames), frames) == "45 (individual decision from 40)"
+
+
+def test_a_cut_off_a_test_counts_as_abnormal_at_and_invitations_only_after_an_abnormal_result():
+    assert _frames("The test now counts as abnormal when it finds 120 micrograms of haemoglobin per gram of faeces or "
+                   "more, a lower cut-off than before.", CRC) == [
+        ("recommend", None, None, [], [], None, "FIT", ["FIT haemoglobin >=120 µg/g"], [])]
+    # invited after 65 only after an abnormal result: not everyone, so no stop age moves
+    assert _frames("If you are 65 or over, you will be invited again only if one of your last three tests was "
+                   "abnormal.", CERVICAL) == [("recommend", 65, None, [], ["inadequate prior screening"], None, None,
+                                               [], [])]
+
+
+def test_a_start_weighed_against_comorbidity_and_a_discussion_still_possible_are_individual_decisions():
+    assert _frames("For people over 75, starting a statin may be considered when the expected benefit is weighed "
+                   "against comorbidity and life expectancy.", STATIN)[0][:3] == ("individual_decision", 76, None)
+    assert _frames("For people aged 85 or older, statins may still be discussed, but the risk calculator is not "
+                   "validated.", STATIN)[0][:3] == ("individual_decision", 85, None)
+
+
+def test_a_schedule_that_names_no_test_is_of_the_one_test_its_document_names():
+    letter = _doc("pr-crc", CRC["topic"], "The programme invites people from age 50 and continues to invite them every "
+                  "other year until their 75th birthday. The test now counts as abnormal when it finds 120 micrograms "
+                  "of haemoglobin per gram of faeces or more.")
+    assert {f.test for f in document_frames(letter) if f.interval_months} == {"FIT"}
+    # a document naming two tests says which each schedule is: an unnamed one stays unnamed
+    both = _doc("tw-crc", CRC["topic"], "FIT every two years is recommended from 50 to 74. Colonoscopy every 10 years "
+                "is also recommended. Adults screened should be re-invited every two years.")
+    assert [f.test for f in document_frames(both)] == ["FIT", "colonoscopy", None]

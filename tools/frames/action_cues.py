@@ -153,7 +153,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bdiscuss (?:the )?(?:option|possibility|choice) of\b"
         # "the age at which PSA screening may be discussed" (not "lifestyle modification should be discussed", a step
         # before a statin)
-        r"|\b(?:screening|testing|tests?|it) (?:may|can) be discussed\b|\bmay be discussed\b"
+        r"|\b(?:screening|testing|tests?|it) (?:may|can) be discussed\b|\bmay (?:still |also )?be discussed\b"
+        # "For people over 75, starting a statin may be considered when the expected benefit is weighed against
+        # comorbidity and life expectancy"
+        r"|\bwhen (?:the )?(?:expected |likely |potential )?benefits? (?:is|are) weighed against\b"
         # "whether to take it is a decision you and your doctor should make together"
         r"|\b(?:decision|choice) (?:that )?(?:you|they) and (?:your|their) (?:doctor|clinician|GP|nurse)\b"
         # "If you are aged 70 to 74 and in good health, you and your doctor may still decide that testing makes sense"
@@ -263,6 +266,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) (?:usually |generally |normally |now )?(?:treated|regarded|considered|counted|classed"
         r"|classified"
         r"|categori[sz]ed) as (?:raised|abnormal|high|elevated|positive|(?:stage [12] )?hypertension)\b"
+        # ("The test now counts as abnormal when it finds 120 micrograms of haemoglobin per gram of faeces or more")
+        r"|\b(?:counts?|is counted|is read|reads) as (?:abnormal|positive|raised|high|elevated)\b"
         # a threshold moved to its new value: "the diagnostic threshold for hypertension has been lowered to 130/80
         # mm Hg"
         r"|\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:has|have) been (?:\w+ )?(?:lowered|raised|reduced|increased|moved"

@@ -1,7 +1,7 @@
 """Passes over a whole document's frames, after each sentence has been read (:func:`extract.document_frames`): an
 edition's change list yields to the document's own recommendations, a quality measure of a conversation expects an
 individual decision, a higher risk defined in a sentence of its own becomes the threshold of the recommendations
-that name it, and the one test a document says its screening is names the test of schedules that name none."""
+that name it, and the one test a document names (or says its screening is) is the test of schedules that name none."""
 
 from __future__ import annotations
 
@@ -88,10 +88,14 @@ def defined_test(sentence: str, intervention: str | None) -> str | None:
 
 
 def with_defined_test(frames: list[Frame], test: str | None) -> list[Frame]:
-    """A document that says what its screening is ("Cervical screening checks ... for HPV") and names no test in any
-    recommendation: its schedules ("a cervical screening test every five years") are schedules of that test. Where a
-    recommendation names a test, the document's own words say which test each schedule is, and nothing changes."""
-    if test is None or any(f.test for f in frames):
+    """A document's schedules that name no test, as schedules of the one test the document names: the test its
+    recommendations name when they name only one ("The test now counts as abnormal when it finds 120 micrograms of
+    haemoglobin per gram" of a FIT programme beside "invites them every other year"), else the test it says its
+    screening is (``test``: "Cervical screening checks ... for HPV" beside "a cervical screening test every five
+    years"). A document whose recommendations name several tests says which each schedule is, and nothing changes."""
+    named = {f.test for f in frames if f.test}
+    test = named.pop() if len(named) == 1 else None if named else test
+    if test is None:
         return frames
-    return [f.model_copy(update={"test": test}) if f.interval_months and f.intervention in lexicon.TESTS else f
-            for f in frames]
+    return [f.model_copy(update={"test": test})
+            if f.interval_months and not f.test and f.intervention in lexicon.TESTS else f for f in frames]
