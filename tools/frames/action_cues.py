@@ -288,6 +288,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # ("hypertension is still diagnosed at a clinic blood pressure of 140/90 mm Hg or above")
         r"|\bhypertension (?:is|are) (?:still |now |only )?(?:diagnosed|present|defined|confirmed) "
         r"(?:when|at|if|by|as)\b"
+        # ("Hypertension continues to be diagnosed at a clinic blood pressure of 140/90 mm Hg or above")
+        r"|\bhypertension (?:continues to be|remains) (?:diagnosed|defined|confirmed) (?:when|at|if|by|as)\b"
         # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"
         r"|\b(?:threshold|cut-?off) (?:for|of) (?:\w+ ){0,3}(?:is|are) (?:now |still )?(?=\d|[<>≥≤])"
         # "a PSA of 3.0 ng/mL or higher is now the threshold for referral"
@@ -332,6 +334,15 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "your nurse or doctor will take a cytology (smear) test every 3 years"
         r"|\b(?:will|'ll|’ll) (?:usually )?take an? (?:[\w()-]+ ){0,3}test\b"
         r"|\b(?:are|is) (?:recalled|re-?invited)\b|\baims? to\b|\btry to (?:keep|reach|achieve|get|bring)\b"
+        # "Most people with a cervix are invited for their first test at 25", "your next test will usually be in 5
+        # years"
+        r"|\b(?:are|is) (?:first |usually |routinely )?invited (?:for|to)\b"
+        r"|\bnext (?:test|screen\w*|invitation|scan|check) (?:will|would) (?:usually |normally |generally )?be "
+        r"(?:due )?in\b"
+        # "so home test kits are now sent from age 50 instead of from age 60"
+        r"|\b(?:kits?|invitations?|letters?) (?:are|is) (?:now |still )?(?:sent|posted|mailed) (?:from|to|at|every)\b"
+        # a quality measure's schedule: "the biennial schedule on which the measure is built"
+        r"|\b(?:on|around) which the measure is (?:built|based)\b"
         # a programme's kit ("residents aged 50 to 74 are mailed a FIT kit every two years"), guidance cited in the
         # subjunctive ("aligns with clinical guidance that women aged 50 to 74 years be screened every two years"),
         # a patient summary's usual practice ("most men have a PSA test once a year"), a goal named after its value
@@ -348,7 +359,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|Bring(?! (?:your|the|a) (?:latest |last |most recent |recent )?(?:results?|record|sheet|diary|list|notes?"
         r"|book|readings)\b)"
         r"|Aim|Lower|Reduce|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
-        r"|Measure|Check|Recheck|Re-check|Assess|Monitor|Relax|Intensify|Review|Deintensify"
+        r"|Measure|Check|Recheck|Re-check|Assess|Monitor|Relax|Intensify|Review|Deintensify|Classify"
         # a pathway's step: "Step 2: For those aged 21 to 29, take a cytology sample every three years"
         r"|Take (?:a|an|the) (?:[\w-]+ ){0,4}(?:sample|test|swab|smear|reading|measurement)|Invite|Recall)\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,

@@ -40,7 +40,7 @@ def clauses(sentence: str) -> list[str]:
     (:func:`_own_strengths`)."""
     # (a semicolon inside parentheses, "(conditional recommendation; moderate-certainty evidence)", divides nothing)
     for separator in (r";(?![^()]*\))", r",?\s+(?=(?:while|whereas|though|although)\b)", r",?\s+and (?=that\b)"):
-        parts = _grades_joined([p.strip() for p in re.split(separator, sentence)])
+        parts = _ages_referred_back(_grades_joined([p.strip() for p in re.split(separator, sentence)]))
         # a later part may be a row of a table in prose, with its own ages and its own tests or intervals and the
         # first part's action: "... (USPSTF, grade A): women aged 21-29, cytology every 3 years; women aged 30-65,
         # hrHPV testing alone every 5 years"
@@ -151,6 +151,22 @@ def _grades_joined(parts: list[str]) -> list[str]:
             out[-1] = f"{out[-1]} ({part.rstrip('. ')})"
         else:
             out.append(part)
+    return out
+
+
+# an age a later part refers back to: "invited for their first test at 25; testing before then is not advised"
+_BACK_REFERENCE = re.compile(r"\b(before|after|until|from) (?:then|that age)\b", re.I)
+
+
+def _ages_referred_back(parts: list[str]) -> list[str]:
+    """Parts with an age a part refers back to written out ("...; testing before then is not advised" after "at 25"
+    reads "before 25"), the age being the last one the part before it states."""
+    out = parts[:1]
+    for part in parts[1:]:
+        spans = ages.age_spans(out[-1])
+        last = spans[-1] if spans else None
+        age = last and (last[2] if last[2] is not None else last[3])
+        out.append(_BACK_REFERENCE.sub(lambda m: f"{m.group(1)} {age}", part) if age else part)
     return out
 
 

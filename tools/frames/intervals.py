@@ -50,6 +50,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
      r"(years?|months?)", None, "post"),
     # "the next screening test is due in five years"
     (rf"\bdue (?:again )?in\s+{_NUM}\s+(years?|months?)", None, "post"),
+    # "if no HPV is found your next test will usually be in 5 years"
+    (rf"\bnext (?:test|screen\w*|invitation|scan|check) (?:will|would) (?:usually |normally |generally )?be in\s+"
+     rf"{_NUM}\s+(years?|months?)", None, "post"),
     # "the screening interval should be five years", "a recall interval of 3 years"
     (rf"\binterval\s+(?:should be|is|of|will be|remains)\s+(?:set at\s+)?{_NUM}\s+(years?|months?)", None, "post"),
     (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),
@@ -85,7 +88,9 @@ _MEASUREMENT_YEAR_OR = re.compile(
 
 # the measurement year bounding who is counted, not a test: "women who turn 52 to 74 years of age during the
 # measurement period", "continuously enrolled during the measurement year"
-_WHO_DURING = re.compile(r"\b(?:of age|old|aged? \d+\w*|turns? \d+\w*|enrolled|alive|members)\s*$", re.I)
+# ("women who turn 52 through 74 during the measurement year")
+_WHO_DURING = re.compile(r"\b(?:of age|old|(?:aged?|turns?) \d+\w*(?:\s*(?:through|to|and|-|–)\s*\d+\w*)?"
+                         r"|enrolled|alive|members)\s*$", re.I)
 
 
 def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:

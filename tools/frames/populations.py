@@ -159,7 +159,9 @@ def _risk(text: str) -> str | None:
 
 # a reason given for the recommendation says why, not for whom: "..., ask whether your medicines should be reduced,
 # because very low levels can cause dangerous hypos"
-_REASON = re.compile(r",?\s+because\b[^;]*", re.I)
+# (not "because of how long ago they quit", the criterion itself: "Do not exclude former smokers because of how long ago
+# they quit")
+_REASON = re.compile(r",?\s+because\b(?! of how long ago)[^;]*", re.I)
 
 
 # an age after "no upper age limit" illustrates the open band, it does not start one: "There is no upper age limit: if

@@ -231,7 +231,9 @@ _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
 # be used as an eligibility criterion to begin or to stop screening", "should no longer be used to exclude": who stays
 # in
 _NOT_EXCLUDED = re.compile(r"\b(?:should|must) (?:not|no longer) be used (?:to (?:exclude|disqualify)"
-                           r"|as an? (?:eligibility )?criterion)\b", re.I)
+                           r"|as an? (?:eligibility )?criterion)\b"
+                           # "Step 3: Do not exclude former smokers because of how long ago they quit"
+                           r"|\b(?:do not|don't|should not|must not) exclude\b", re.I)
 # an insurer's frequency limit, how often a covered test is covered: "a second screening study within 12 months of the
 # last is considered not medically necessary"
 _FREQUENCY_LIMIT = re.compile(r"\b(?:a second|another|an additional|a repeat|more than one)\b[^.;]{0,50}\bwithin "

@@ -46,6 +46,9 @@ FORMER_VALUE = re.compile(
     r"\b(?:former|previous|previously|earlier|old|prior)(?: [\w-]+){0,2}(?: of)?"
     # ("replacing the earlier goal of below 140/90 mm Hg")
     r"(?: (?:below|under|less than|lower than|above|over|at least|at or below))?\s*$"
+    # "replacing the single goal of less than 7% in the 2012 standards"
+    r"|\breplac(?:ing|es|ed)(?: [\w-]+){0,3}(?: of)?(?: (?:below|under|less than|lower than|above|over|at least"
+    r"|at or below))?\s*$"
     # "whereas the previous edition aimed first for below 140/90 mm Hg"
     # ("the earlier specification used a risk cut-off of 20%")
     r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement|specification|policy|measure"

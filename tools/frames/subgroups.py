@@ -13,7 +13,9 @@ from clinrag.tools.frames.numbers import NUMBER, number, tens_as_digits
 # Eligibility criteria: qualifiers on who is eligible, compared across documents as the "eligibility" facet.
 # A label with "{}" takes the first captured number. "key op value" / "key: value" lets conflicts compare keys.
 CRITERIA: tuple[tuple[str, str], ...] = (
-    ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?|\b(\d+) or more pack[- ]years?"),
+    ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?|\b(\d+) or more pack[- ]years?"
+     # a pathway's step: "Calculate pack-years (...) and proceed only if the total is at least 20"
+     r"|\bpack[- ]years?\b[^.;]{0,80}?\bonly if (?:the total|it|the number|the count) is at least (\d+)\b"),
     (
         "years since quitting <= {}",
         # "quit within the past 15 years", "current smoking or cessation within the past 15 years"
@@ -40,6 +42,8 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      # "... should not be used as an eligibility criterion to begin or to stop screening", "Time since quitting should
      # no longer be used to exclude people from screening"
      r" (?:to exclude|as an? (?:eligibility )?criterion)"
+     # "Step 3: Do not exclude former smokers because of how long ago they quit"
+     r"|\b(?:do not|don't|should not|must not) exclude (?:\w+ ){0,3}because of how long ago\b"
      r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
      r"|(?:number of )?years since|when (?:\w+ ){1,2}(?:quit|stopped|gave up))"),
     (
@@ -87,7 +91,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     # whether to go on, not whether to start: "People already taking aspirin for primary prevention should review
     # continuation with their clinician"
     # (not "if you are 60 or older and not already taking aspirin")
-    ("already taking it", r"(?<!not )(?<!aren't )(?<!are not )\b(?:already|currently) (?:taking|on|using)\b"),
+    # ("Adults who already take aspirin for primary prevention should not stop it abruptly")
+    ("already taking it", r"(?<!not )(?<!aren't )(?<!are not )(?<!do not )(?<!don't )\b(?:already|currently) "
+     r"(?:taking|on|using|takes?|uses?)\b"),
     # "women living with HIV should be screened ... every 3 years from the age of 25", "if you have a weakened immune
     # system"
     ("immunocompromised", r"\bliving with HIV\b|\bHIV[- ](?:positive|infection)\b"
