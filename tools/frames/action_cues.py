@@ -13,7 +13,8 @@ from clinrag.tools.frames.programme_cues import OFFERED
 # ...", "Key points for clinicians: offer ...", a pathway's "Step 2, ages 21 to 29: order ...") or a section number
 # ("4.4 Measure A1C ...", an order set's "(1) Order HbA1c ...") or a conjunction that opens a later part ("..., and do
 # not screen after 85").
-_LABEL = r"[A-Z][\w/-]{1,15}(?:,? [\w/-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"  # "Recommendation 2 (strong): "
+# "Recommendation 2 (strong): ", a pathway's condition "Step 3: 10-year risk of 7.5% or more: start a statin"
+_LABEL = r"[A-Z0-9][\w/-]{1,15}(?:,? [\w/.%-]{1,15}){0,5}(?:\s*\([^()]{0,60}\))?:\s*"
 IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{STEP}|(?:and|or|then|but)\s+)?"
                  rf"(?:{_LABEL})?"
                  # (a condition's list in brackets is part of it: "If the 10-year risk is 10% or more and the patient
@@ -97,6 +98,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # 60 years and older ... who have an active aspirin prescription ...; a lower rate indicates better care"
         r"|\b(?:proportion|percentage|share) of\b[^.]*\ba lower (?:rate|score|percentage) (?:indicates|means|reflects) "
         r"better (?:quality|performance|care)\b"
+        # ("Measure FM-31b (non-recommended screening, inverse measure): Denominator: men aged 75 and older ...;
+        # Numerator: those with a screening PSA test, so that a lower rate indicates better care")
+        # (not a sentence that only says what kind of measure it is: "This is an inverse measure: a lower rate ...")
+        r"|\binverse (?:quality |performance )?measure\b[^.]*\b(?:denominator|numerator)\b[^.]*\ba lower (?:rate|score"
+        r"|percentage) (?:indicates|means|reflects) better (?:quality|performance|care)\b"
         # an order set's block: "the order set displays 'Do not initiate aspirin for primary prevention' and the order
         # is blocked"
         r"|\border (?:is|will be) blocked\b|\bdisplays? ['\"‘“](?:do not|don't)\b"
@@ -159,6 +165,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bwhen (?:the )?(?:expected |likely |potential )?benefits? (?:is|are) weighed against\b"
         # "whether to take it is a decision you and your doctor should make together"
         r"|\b(?:decision|choice) (?:that )?(?:you|they) and (?:your|their) (?:doctor|clinician|GP|nurse)\b"
+        # "PSA-based screening in men aged 50 to 74 is a decision to be made individually with the clinician"
+        r"|\b(?:decision|choice) to be made (?:individually|jointly|together)\b"
         # "If you are aged 70 to 74 and in good health, you and your doctor may still decide that testing makes sense"
         r"|\b(?:you|they|he|she) and (?:your|their|his|her) (?:doctor|clinician|GP|nurse) (?:may|can|might|could) "
         r"(?:still |also )?decide\b"

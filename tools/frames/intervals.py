@@ -71,9 +71,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
      rf"(?:last|past|previous)\s+{_NUM}\s+(years?)", None, "post"),
     (r"\bonce (?:a|every) decade\b", 120, "post"),
     (r"\bbiennial\b", 24, "pre"),
-    # (not a visit: "at their annual review")
-    (r"\byearly\b(?! (?:review|visit|check-?up|appointment)s?\b)|\bannual\b(?! (?:review|visit|check-?up"
-     r"|appointment|physical|health check)s?\b)", 12, "pre"),
+    # (not a visit: "at their annual review", "to your annual diabetes review")
+    (r"\byearly\b(?! (?:[\w-]+ )?(?:review|visit|check-?up|appointment)s?\b)|\bannual\b(?! (?:[\w-]+ )?(?:review"
+     r"|visit|check-?up|appointment|physical|health check)s?\b)", 12, "pre"),
     (r"\btriennial\b", 36, "pre"),
 )
 
@@ -93,13 +93,19 @@ _WHO_DURING = re.compile(r"\b(?:of age|old|(?:aged?|turns?) \d+\w*(?:\s*(?:throu
                          r"|enrolled|alive|members)\s*$", re.I)
 
 
+# ... and a denominator's measurement year, which says who is counted ("Denominator: men aged 50 to 74 with a PSA
+# screening test during the measurement year"), not how often a test is expected (a numerator's "a FIT during the
+# measurement year" is)
+_IN_A_DENOMINATOR = re.compile(r"\bdenominator(?:\s*\([^()]*\))?\s*:(?![^;]*\bnumerator\b)[^;]*$", re.I)
+
+
 def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
     """Every interval mention as (start, end, interval, "pre"|"post"), except an alternative set aside."""
     taken: list[tuple[int, int]] = []
     out = []
     harmful: set[int] = set()  # where an interval named for its harm starts ("as annual testing increases ...")
     for m in _MEASUREMENT_YEAR_OR.finditer(text):
-        if not m.group(1) and _WHO_DURING.search(text[: m.start()]):
+        if not m.group(1) and (_WHO_DURING.search(text[: m.start()]) or _IN_A_DENOMINATOR.search(text[: m.start()])):
             continue
         taken.append((m.start(), m.end()))
         months = 12 * (number(m.group(1) or "0") + 1)

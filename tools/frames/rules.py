@@ -107,9 +107,10 @@ _NOT_A_RECOMMENDATION = re.compile(
     # ("screening is no longer offered to people aged 21 to 24" says what is offered now)
     # ("aspirin is no longer recommended for people without diabetes" is the stance now)
     # ("Women over 70 are no longer sent invitations" is where a programme stops; "Time since quitting should no longer
-    # be used to exclude people" is who is eligible now)
+    # be used to exclude people", "the number of years since quitting is no longer used to decide eligibility" is who
+    # is eligible now)
     r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|checked|needs?|sends?|sent|posts?|mails?|invites?|invited"
-    r"|offered|covered|recommended|advised|be invited|be used)\b"
+    r"|offered|covered|recommended|advised|be invited|(?:be )?used)\b"
     # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
     r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b"
     # ("a stand-alone cytology result no longer satisfies the numerator": what a measure counts now)
