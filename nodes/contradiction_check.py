@@ -69,7 +69,8 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     understood = state.understood
     ages = understood.ages if understood else None
     narrowed = narrowed_facets(understood.asked, ages, understood.age) if understood else frozenset()
-    # the tests it names ("how often to repeat primary HPV testing"), whose schedules alone are compared
+    # the tests it names ("how often to repeat primary HPV testing"): schedules of two different tests are compared
+    # only where it names both
     tests = asked_tests(understood.asked) if understood else frozenset()
     disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on, ages, narrowed, tests)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}

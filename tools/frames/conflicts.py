@@ -163,7 +163,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
                    narrowed: Collection[str] = BAND_FACETS, tests: Collection[str] = ()) -> list[Disagreement]:
     """Typed conflicts among frames (see module docstring; ``replaced_on`` as in :func:`pairing.pair_kind`;
     ``ages``: the ages the question asks about; ``narrowed``: the facets narrowed to them, :func:`asked_about`;
-    ``tests``: the tests the question names, whose schedules alone are compared)."""
+    ``tests``: the tests the question names; schedules of two different tests are compared only where it names both)."""
     docs: dict[Any, list[Frame]] = defaultdict(list)
     for f in frames:
         docs[(f.doc_id, f.intervention)].append(f)
