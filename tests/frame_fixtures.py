@@ -33,3 +33,12 @@ def conflict_facets(*docs: dict) -> set[tuple[str, tuple]]:
     """(facet, document pair) of every typed conflict among the documents."""
     frames = [f for d in docs for f in document_frames(d)]
     return {(c.facet, tuple(p)) for c in find_conflicts(frames) for p in c.pairs}
+
+
+def frame_rows(sentence: str, meta: dict) -> list[tuple]:
+    """(action, age_min, age_max, criteria, conditions, shortest interval in months, test, thresholds, targets) of each
+    frame of one sentence, quantities as "name value"."""
+    return [(f.action, f.population.age_min, f.population.age_max, f.population.criteria, f.population.conditions,
+             f.interval_months.min if f.interval_months else None, f.test,
+             [f"{q.name} {q.text()}" for q in f.thresholds], [f"{q.name} {q.text()}" for q in f.targets])
+            for f in extract_frames(sentence, doc_meta=meta)]

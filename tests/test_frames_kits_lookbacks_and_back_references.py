@@ -9,17 +9,8 @@ from __future__ import annotations
 
 from frame_fixtures import A1C, ASPIRIN, BP, BREAST, CERVICAL, CRC, LUNG
 from frame_fixtures import conflict_facets as _facets
+from frame_fixtures import frame_rows as _frames
 from frame_fixtures import make_doc as _doc
-
-from clinrag.tools.frames.extract import extract_frames
-
-
-def _frames(sentence: str, meta: dict) -> list[tuple]:
-    """(action, age_min, age_max, criteria, conditions, interval min, test, thresholds, targets) of each frame."""
-    return [(f.action, f.population.age_min, f.population.age_max, f.population.criteria, f.population.conditions,
-             f.interval_months.min if f.interval_months else None, f.test,
-             [f"{q.name} {q.text()}" for q in f.thresholds], [f"{q.name} {q.text()}" for q in f.targets])
-            for f in extract_frames(sentence, doc_meta=meta)]
 
 
 def test_kits_now_sent_from_an_age_and_a_leaflets_next_test():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from frame_fixtures import A1C, BP, BREAST, CERVICAL, CRC, LUNG, PSA, STATIN
 from frame_fixtures import conflict_facets as _facets
+from frame_fixtures import frame_rows as _frames
 from frame_fixtures import make_doc as _doc
 
 from clinrag.question.understanding import asked_tests
@@ -18,14 +19,6 @@ from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.frames.extract import document_frames, extract_frames
 from clinrag.tools.frames.schema import Quantity
 from clinrag.tools.frames.value_comparison import targets_differ
-
-
-def _frames(sentence: str, meta: dict) -> list[tuple]:
-    """(action, age_min, age_max, criteria, conditions, interval min, test, thresholds, targets) of each frame."""
-    return [(f.action, f.population.age_min, f.population.age_max, f.population.criteria, f.population.conditions,
-             f.interval_months.min if f.interval_months else None, f.test,
-             [f"{q.name} {q.text()}" for q in f.thresholds], [f"{q.name} {q.text()}" for q in f.targets])
-            for f in extract_frames(sentence, doc_meta=meta)]
 
 
 def test_a_letters_next_invitation_without_the_schedule_it_replaces():
