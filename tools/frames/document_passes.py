@@ -94,7 +94,8 @@ def with_defined_test(frames: list[Frame], test: str | None) -> list[Frame]:
     screening is (``test``: "Cervical screening checks ... for HPV" beside "a cervical screening test every five
     years"). A document whose recommendations name several tests says which each schedule is, and nothing changes."""
     named = {f.test for f in frames if f.test}
-    test = named.pop() if len(named) == 1 else None if named else test
+    if named:  # the recommendations' own test, or none where they name several
+        test = named.pop() if len(named) == 1 else None
     if test is None:
         return frames
     return [f.model_copy(update={"test": test})

@@ -29,10 +29,10 @@ def option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
                     continue
                 listed = [g for g in fb if g.action in RECOMMEND_LIKE and ages_meet(f, g, docs)]
                 if listed:
-                    lo, hi = bands.band(f, docs[(doc_a, intervention)])
+                    ages = bands.band_label(*bands.band(f, docs[(doc_a, intervention)]))
                     tests = ", ".join(sorted({g.test for g in listed if g.test}))
                     add(
                         "change", "action",
-                        f, f"{f.action}: {f.test} ({bands.band_label(lo, hi)})",
-                        listed[0], f"{f.test} not among its recommended tests for {bands.band_label(lo, hi)} ({tests})",
+                        f, f"{f.action}: {f.test} ({ages})",
+                        listed[0], f"{f.test} not among its recommended tests for {ages} ({tests})",
                     )
