@@ -76,8 +76,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "after that you will not be invited again if your recent tests were normal"
         r"|\b(?:will|'ll|’ll) not be (?:invited|sent|offered|recalled) (?:again|any more|anymore)\b"
         r"|\bwon[’']t be (?:invited|sent|offered|recalled) (?:again|any more|anymore)\b"
-        # what an organization stopped advising: "the Council no longer endorses a general goal below 7%"
-        r"|\bno longer (?:recommends|endorses|supports|advocates|advises)\b"
+        # what an organization stopped advising: "the Council no longer endorses a general goal below 7%", "co-testing
+        # is no longer endorsed"
+        r"|\bno longer (?:recommends|endorses|supports|advocates|advises|endorsed|supported)\b"
         r"|\b(?:tell|advis|ask|urg|instruct)\w* (?:\w+ ){0,3}not to\b"
         # (not a drug to avoid beside a goal: "aim for an HbA1c below 8.5% and, where possible, avoid glucose-lowering
         # drugs that cause hypoglycaemia")
@@ -181,6 +182,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bdocument(?:ed|ation of) (?:a |the )?(?:shared |informed )?(?:discussion|conversation) (?:of|about) "
         r"(?:the )?"
         r"(?:possible )?(?:benefits and harms|harms and benefits|risks and benefits)\b"
+        # "... counts men aged 55 to 69 who had a documented shared decision-making conversation before any screening
+        # PSA test": a test that follows a conversation about it
+        r"|\bdocumented (?:shared decision[- ]making |informed )?(?:conversation|discussion) before (?:any|a|the) "
+        r"(?:first )?(?:screening )?(?:[\w-]+ )?test\b"
         # "no man should have a PSA test without first discussing what a raised result could lead to"
         # (not a warning against stopping a drug: "Never stop aspirin that was prescribed after a heart attack ...
         # without talking to your doctor")
@@ -359,6 +364,14 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
         r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need|repeat)\b"
         r"|\bis (?:usually |generally |typically )?the (?:appropriate |recommended |preferred )?(?:goal|target)\b"
+        # a consensus on a goal: "the panel agreed that an A1C below 7.0% (53 mmol/mol) is an appropriate target"
+        r"|\bis an? (?:appropriate|reasonable|suitable) (?:goal|target)\b"
+        # a goal stated as what it is: "The general HbA1c goal for most non-pregnant adults ... is now below 7.0%"
+        r"|\b(?:goal|target)\b[^.;]{0,80}\b(?:is|are|remains?) (?:now |still )?(?:below|under|less than|lower than"
+        r"|between)\b"
+        # ... or as kept: "For older adults with frailty ..., the goal of below 8.0% (64 mmol/mol) is unchanged"
+        r"|\b(?:goal|target) (?:of )?(?:below|under|less than|lower than|between)\b[^;]{0,60}?\b(?:is|are|remains?) "
+        r"unchanged\b"
         # a patient summary's definition: "your doctor will usually say you have high blood pressure (hypertension)
         # if your readings are 140/90 or higher"
         r"|\b(?:say|tell)s? (?:that )?you have (?:high blood pressure|hypertension)\b"

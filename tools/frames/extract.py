@@ -88,11 +88,14 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
 
 # "This is an inverse measure: a lower rate indicates better quality." (not "a companion inverse measure (DM-1)"); a
 # measure of avoidance counts those who did not receive it ("Measure OQ-27: Avoidance of aspirin for primary
-# prevention in older adults"): in both, the numerator and denominator recommend nothing
+# prevention in older adults", "Measure VQ-17 assesses the avoidance of PSA-based screening in older men"): in both,
+# the numerator and denominator recommend nothing
 _INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )?measure\b"
                               r"|\ba lower (?:rate|score|percentage) (?:indicates|means|reflects) better "
                               r"(?:quality|performance|care)\b"
-                              r"|^\W*(?:quality )?measure\b[^.:]{0,40}:\s*(?:avoidance|non-?use|avoiding) of\b", re.I)
+                              r"|^\W*(?:quality )?measure\b[^.:]{0,40}:\s*(?:avoidance|non-?use|avoiding) of\b"
+                              r"|^\W*(?:this |the )?(?:quality )?measure\b[^.:]{0,40}\b(?:assesses|tracks|counts"
+                              r"|captures|reports)\s+(?:the )?(?:avoidance|non-?use) of\b", re.I)
 # a companion measure's sentence is about another measure ("Companion measure HQ-42 (inverse): ...; a lower rate
 # indicates better care"): the document's own measure is not inverse for it
 _COMPANION = re.compile(r"[^.]*\bcompanion (?:\w+ )?measure\b[^.]*\.?", re.I)

@@ -139,14 +139,15 @@ def _op(before: str, after: str) -> str:
     before, after = before[-30:].lower(), after[:25].lower()
     if re.search(r"(?:at or below|at most|up to|≤|<=)\s*$", before):
         return "<="
-    # ("A1C levels lower than the goal of 7%")
-    if re.search(r"(?:under|below|less than|lower than|<)\s*(?:the (?:goal|target|level) of\s*)?$", before):
+    # ("A1C levels lower than the goal of 7%", "the sub-7% goal")
+    if re.search(r"(?:under|below|less than|lower than|<)\s*(?:the (?:goal|target|level) of\s*)?$|\bsub-$", before):
         return "<"
     if diagnostic or re.search(r"(?:at least|at or above|≥|>=)\s*$", before) or re.match(
         r"\s*(?:(?:systolic|diastolic|SBP|DBP)\s+)?(?:or (?:higher|more|greater|above)|\+)", after
     ):
         return ">="
-    if re.search(r"(?:begins? at|starts? at|reach(?:es)?|reached)\s*$", before):
+    # ("hypertension is now defined from 130/80 mm Hg": the definition starts at that reading)
+    if re.search(r"(?:begins? at|starts? at|reach(?:es)?|reached|(?:defined|diagnosed) from)\s*$", before):
         return ">="
     if re.search(r"(?:over|above|more than|greater than|>)\s*$", before):
         return ">"

@@ -93,11 +93,11 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     # the category a band is named after it: "between 130/85 and 139/89 mm Hg are classified as having high-normal
     # blood pressure"
     # ("office blood pressure of 130/80 mm Hg or higher, confirmed on at least two occasions, now defines
-    # hypertension")
+    # hypertension", "a home average of 130/80 or above confirms hypertension")
     named_after = (
         re.match(r"[^.;]{0,30}?\b(?:classified|classed|categori[sz]ed|considered|defined) as (?:having )?[^.;]{0,40}",
                  after)
-        or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?) [^.;]{0,40}", after))
+        or re.match(r"[^.;]{0,80}?\b(?:defines?|constitutes?|confirms?) [^.;]{0,40}", after))
     named = list(_BP_CATEGORY.finditer(before))
     cats = [m.group(1) for m in named] or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
     # a category named for an earlier part ("in adults with stage 1 hypertension whose 10-year risk is 10 % or more, and
@@ -114,9 +114,10 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     # offer ambulatory monitoring ... to confirm the diagnosis"
     # ("if clinic blood pressure is 140/90 mmHg or higher, offer ambulatory monitoring (ABPM) to confirm;")
     # ("if clinic blood pressure is 140/90 mm Hg or higher, offer ambulatory monitoring, or home monitoring if ...")
-    # ("Step 1: If clinic blood pressure is 140/90 mmHg or higher, order ambulatory blood pressure monitoring")
+    # ("Step 1: If clinic blood pressure is 140/90 mmHg or higher, order ambulatory blood pressure monitoring", "If
+    # clinic blood pressure is 130/80 mm Hg or higher, confirm with home monitoring")
     if not cats and (re.match(r"[^.;]{0,160}\bto confirm(?: (?:the |a )?diagnosis\b|\s*[;.]|$)", after, re.I)
-                     or re.match(r"[^.;]{0,40}\b(?:offer|arrange|use|order|request|book)\b[^.;]{0,20}"
+                     or re.match(r"[^.;]{0,40}\b(?:offer|arrange|use|order|request|book|confirm with)\b[^.;]{0,20}"
                                  r"\b(?:ambulatory|home) (?:blood "
                                  r"pressure )?monitoring\b", after, re.I)
                      or re.search(r"\bto confirm (?:the |a )?diagnosis\b[^.;]{0,100}$", before, re.I)):

@@ -105,12 +105,14 @@ _NOT_A_RECOMMENDATION = re.compile(
     # ("This 2024 edition replaces the Council's 2015 position, which recommended against ...")
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\breplaces\b|\bsupersedes\b"
     # ("screening is no longer offered to people aged 21 to 24" says what is offered now)
-    # ("aspirin is no longer recommended for people without diabetes" is the stance now)
+    # ("aspirin is no longer recommended for people without diabetes", "co-testing is no longer endorsed" is the stance
+    # now; not an organization's "The USPSTF no longer recommends lung cancer screening for adults aged 55 to 80", the
+    # band it replaced)
     # ("Women over 70 are no longer sent invitations" is where a programme stops; "Time since quitting should no longer
     # be used to exclude people", "the number of years since quitting is no longer used to decide eligibility" is who
     # is eligible now)
     r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|checked|needs?|sends?|sent|posts?|mails?|invites?|invited"
-    r"|offered|covered|recommended|advised|be invited|(?:be )?used)\b"
+    r"|offered|covered|recommended|advised|endorsed|supported|be invited|(?:be )?used)\b"
     # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
     r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b"
     # ("a stand-alone cytology result no longer satisfies the numerator": what a measure counts now)
@@ -265,9 +267,12 @@ _MAY_STOP = re.compile(MAY_STOP_CUE, re.I)
 # the grade rates the advice against, as a class III would
 _GRADED_AGAINST = re.compile(r"\bnot recommended\b|\brecommends? against\b", re.I)
 
-# ("starting a statin may be considered after shared decision-making that weighs life expectancy (Class IIb)")
+# ("starting a statin may be considered after shared decision-making that weighs life expectancy (Class IIb)", "In
+# adults older than 75, initiating a statin may be considered after weighing life expectancy, frailty and the
+# patient's wishes (Class IIb)")
 _AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?(?:discussion"
-                               r"|conversation|decision[- ]making)\b", re.I)
+                               r"|conversation|decision[- ]making)\b|\bafter (?:carefully |careful(?:ly)? )?weighing\b",
+                               re.I)
 
 
 def action(text: str) -> str | None:

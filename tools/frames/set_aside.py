@@ -16,9 +16,11 @@ SHARE_OF_PEOPLE = re.compile(r"\s*(?:or (?:more|higher|greater|above) )?(?:agree
 # how common something is, not a value of the recommendation: "white-coat hypertension, which affects an estimated
 # 10-30% of people"
 _PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
-# a change observed, not a value of the recommendation: "the prevalence of high-grade lesions fell by more than 80%"
-_CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|increased|decreased|reduced|lowered|cut) "
-                            r"by (?:more than |over |about |around |roughly |nearly |almost |up to |some )?$", re.I)
+# a change observed, not a value of the recommendation: "the prevalence of high-grade lesions fell by more than 80%",
+# "trials in which intensive control increased all-cause mortality by 22%"
+_CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|increased|decreased|reduced|lowered|cut)"
+                            r"(?: [\w-]+){0,3} by (?:more than |over |about |around |roughly |nearly |almost |up to "
+                            r"|some )?$", re.I)
 # a vote share written before its value: "(agreement 96%)", "(consensus reached, 92%)"
 _VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)(?:\s*(?:of|:|=|was|reached))?[\s,]*$", re.I)
 # a programme's performance standard is not a value of a recommendation: "with an acceptable level of 80%", "an

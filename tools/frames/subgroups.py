@@ -38,6 +38,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      r"|\b(?:time|years) since quitting (?:is|are) (?:not|no longer) an? (?:exclusion|criterion|barrier)\b"
      # "whether they still smoke or quit at any time in the past"
      r"|\bquit (?:smoking )?at any time\b"
+     # a measure's denominator: "... whether they currently smoke or formerly smoked, with no limit on years since
+     # quitting"
+     r"|\bno (?:limit|cap|restriction|cut-?off) on (?:the )?(?:number of )?(?:years|time) since (?:quitting|stopping)\b"
      r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\b(?:not|no longer) be used"
      # "... should not be used as an eligibility criterion to begin or to stop screening", "Time since quitting should
      # no longer be used to exclude people from screening"
@@ -145,7 +148,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     # ("if you are young and newly diagnosed"; not "newly diagnosed hypertension", another condition's onset)
     ("short diabetes duration", r"\bshort (?:disease |diabetes )?duration\b"
      r"|\b(?:young|younger)(?: adults?| people| patients)? (?:and|who are) newly diagnosed\b"
-     r"|\bnewly diagnosed (?:with )?(?:type 2 )?diabetes\b"),
+     r"|\bnewly diagnosed (?:with )?(?:type 2 )?diabetes\b"
+     # "In carefully selected patients, such as those early in the disease who are treated with lifestyle or metformin"
+     r"|\b(?:early|earlier) in (?:the|their) (?:disease|diabetes|illness)\b"),
     # (and what makes it: "if you have had a stomach ulcer or a serious bleed, or if you take another blood thinner")
     ("increased bleeding risk", r"(?<!not )\bat (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"
      r"|\b(?:had|history of) (?:a )?(?:stomach|peptic|gastric|duodenal) ulcer|\bhad (?:a )?(?:serious|major) bleed"
