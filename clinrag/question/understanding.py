@@ -304,6 +304,16 @@ def asked_tests(question: str) -> frozenset[str]:
     return frozenset(label for intervention in TESTS for _, _, label in tests(question, intervention))
 
 
+# a question about most people: "the A1C target for most adults with type 2 diabetes", "for most nonpregnant adults"
+_MOST_PEOPLE = re.compile(r"\bmost (?:[\w-]+ ){0,2}(?:adults|patients|people|persons|women|men)\b", re.I)
+
+
+def asked_most_people(question: str) -> bool:
+    """Whether a question asks about most people (the general goal or threshold), not a group named by a condition
+    (:func:`clinrag.tools.frames.conflicts.find_conflicts`' ``most_people``)."""
+    return bool(_MOST_PEOPLE.search(question))
+
+
 def describe_person(age: int | None, sex: str | None) -> str:
     """The person as searched: "a man aged 72", "a woman", "aged 23" ("" when nothing was stated)."""
     who = {"female": "a woman", "male": "a man"}.get(sex or "", "")

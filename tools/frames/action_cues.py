@@ -295,6 +295,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # what a result sets off: "A PSA of 4 ng/mL or above triggers a repeat test within six weeks"
         r"|\b(?:or (?:above|higher|more)|and above)\b[^.;]{0,15}\btriggers? (?:a |an )?(?:repeat|referral|further"
         r"|urology|specialist|MRI)\b"
+        # ("a PSA value above 4.0 ng/mL warrants referral to a urologist")
+        r"|\bwarrants? (?:a |an )?(?:repeat|referral|further|urology|specialist|MRI)\b"
         r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"

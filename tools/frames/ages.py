@@ -104,6 +104,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\blast (?:\w+ )?(?:invitation|kit|letter)s? (?:\w+ ){0,6}(?:you|they|he|she) (?:turns?|reach(?:es)?) "
      r"(?:age )?(\d{2,3})\b", "max"),
     (r"\b(?:starts?|starting|begins?|beginning) at (?:age )?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
+    # a coverage policy's start: "average-risk members become eligible at 45"
+    (r"\b(?:become|becomes|became|are|is) eligible (?:for (?:[\w-]+ ){1,3})?(?:at|from) (?:the )?(?:age (?:of )?)?"
+     r"(\d{2})\b" + _NOT_AGE_AFTER, "min"),
     # "starting PSA testing at 45", "to start cervical screening at 30", "start having a mammogram every other
     # year at 40"
     (r"\b(?:start(?:ing)?|begin(?:ning)?) (?:[\w-]+ ){1,6}at (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),

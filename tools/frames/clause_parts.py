@@ -149,3 +149,21 @@ def own_people(sentence: str) -> list[str] | None:
         if ages.age_spans(left) or (all(values) and values[0] != values[1]):
             return [left, right]
     return None
+
+
+# a measure's numerator that counts either of two tests, each with its own people and look-back ("Numerator: women in
+# the denominator who had cervical cytology within the measurement year or the two years before it, or women aged 30
+# to 64 who had hrHPV testing, alone or with cytology, within the measurement year or the four years before it")
+_OR_OTHERS_WHO_HAD = re.compile(r",\s+or\s+(?=(?:women|men|people|persons|adults|patients|members|those)\b[^,;]{0,40}?"
+                                r"\bwho (?:had|have had|received|completed)\b)", re.I)
+
+
+def either_test(sentence: str) -> list[str] | None:
+    """The two parts of a sentence that counts people who had one test or others who had another, each part naming
+    a test the other does not name first; None otherwise."""
+    for m in _OR_OTHERS_WHO_HAD.finditer(sentence):
+        left, right = sentence[: m.start()], sentence[m.end() :]
+        named = [[t for iv in lexicon.TESTS for *_, t in lexicon.tests(side, iv)] for side in (left, right)]
+        if all(named) and named[0][0] != named[1][0]:
+            return [left, right]
+    return None

@@ -14,7 +14,14 @@ import re
 from typing import Any
 
 from clinrag.tools.frames import ages, intervals, lexicon, rules, subgroups
-from clinrag.tools.frames.clause_parts import gapped, own_people, same_for_others, value_keys, with_trailing_strength
+from clinrag.tools.frames.clause_parts import (
+    either_test,
+    gapped,
+    own_people,
+    same_for_others,
+    value_keys,
+    with_trailing_strength,
+)
 from clinrag.tools.frames.quantities import quantities
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
@@ -89,7 +96,7 @@ def clauses(sentence: str) -> list[str]:
         ):
             return [left, right]
     return (_own_strengths(sentence) or gapped(sentence) or same_for_others(sentence) or own_people(sentence)
-            or [sentence])
+            or either_test(sentence) or [sentence])
 
 
 def _closing_strength_shared(parts: list[str]) -> list[str]:

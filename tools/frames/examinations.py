@@ -47,7 +47,8 @@ def test_options(text: str, intervention: str) -> list[tuple[str | None, Interva
             # or "or", is that test's adverb
             adverb = where == "pre" and before and not text[before[-1][1] : s].strip() and re.match(
                 r"\s*(?:[,;)]|or\b|and\b|$)", text[e:])
-            if where == "pre" and after and after[0][0] - e <= 25 and not adverb:
+            # ("Colonoscopy remains a ten-yearly test; FIT ...": not across a semicolon)
+            if where == "pre" and after and after[0][0] - e <= 25 and ";" not in text[e : after[0][0]] and not adverb:
                 owner = after[0]
             else:
                 owner = before[-1] if before else (after[0] if after else None)

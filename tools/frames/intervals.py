@@ -115,7 +115,7 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             taken.append((m.start(), m.end()))
-            if set_aside.REJECTED_INTERVAL.search(text[: m.start()]):
+            if set_aside.REJECTED_INTERVAL.search(text[: m.start()]) or set_aside.IN_A_REASON.search(text[: m.start()]):
                 continue
             if set_aside.HARMFUL_INTERVAL_AFTER.match(text, m.end()):
                 harmful.add(m.start())

@@ -27,7 +27,7 @@ OFFERED = (
     # ("If your PSA is 4 ng/mL or above, your doctor will usually refer you to a urologist")
     r"|\b(?:doctor|GP|nurse|clinician|practice|team) (?:will|'ll|’ll) (?:usually |normally |generally |then )?"
     r"(?:offer|refer)\b"
-    r"|\bcovers\b|\b(?:is|are) covered\b|\bmedically necessary\b|\bfrequency limits?\b"
+    r"|\bcovers\b|\b(?:is|are|remains?|stays?) (?:still )?covered\b|\bmedically necessary\b|\bfrequency limits?\b"
     # "Covered: screening for members aged 21 through 65, limited to one cytology test every 3 years", "coverage is
     # limited to one primary hrHPV test ... every 5 years"
     r"|^\W*covered\s*:|\bcoverage is limited to\b|\blimited to one\b"
@@ -96,4 +96,7 @@ OFFERED = (
     # cancer"
     r"|^\W*description\s*:\s*(?:the )?(?:percentage|proportion) of\b"
     r"|\b(?:remain|are|is|become) eligible\b"
+    # a measure's other reading for some people: "...; for patients aged 80 to 85, a reading below 150/90 mm Hg also
+    # counts as controlled"
+    r"|\b(?:also )?(?:counts?|is counted|are counted|qualif(?:y|ies)) as (?:adequately |well[- ])?controlled\b"
 )

@@ -54,7 +54,8 @@ _TARGET_CUE = re.compile(
     r"|\btreat\w*\b[^.;,]{0,60}?\bto (?:an? |the )?(?:A1C|HbA1c|hemoglobin A1c"
     r"|(?!lower |reduce )(?:\w+ )?blood pressure|systolic|LDL)\b"
     # a quality measure's control: "whose most recent blood pressure was adequately controlled (<140/90 mm Hg)"
-    r"|\badequately controlled\b|^\W*numerator\b"
+    # (and its other reading for some people: "a reading below 150/90 mm Hg also counts as controlled")
+    r"|\badequately controlled\b|^\W*numerator\b|\b(?:counts?|counted) as (?:adequately |well[- ])?controlled\b"
     rf"|{NUMERATOR_NOW}"
     # a level below which one should stay: "an A1C below 7.0% (53 mmol/mol) is recommended"
     r"|\b(?:A1C|HbA1c|blood pressure)\b (?:(?:level|reading) )?(?:of )?(?:below|under|less than|<|≤)\s*\d"

@@ -129,7 +129,10 @@ _NOT_A_RECOMMENDATION = re.compile(
     # an emergency reading is a reason to refer, not a threshold or a goal of the recommendation
     r"|\bsame-day (?:\w+ )?(?:assessment|referral|review)\b"
     # a programme's performance standard ("... adequately screened, with an acceptable level of 80%")
-    r"|\b(?:acceptable|achievable) (?:level|standard)\b",
+    r"|\b(?:acceptable|achievable) (?:level|standard)\b"
+    # a question left open: "The panel did not reach agreement on whether men at higher risk should start earlier and
+    # makes no statement on this group"
+    r"|\b(?:did|could) not reach (?:consensus|agreement)\b[^.]*\bmakes? no statement\b",
     re.I,
 )
 # a finding ("observational data suggest that X is associated with Y") is not advice, unless the sentence also

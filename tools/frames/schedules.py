@@ -19,9 +19,23 @@ def schedules_differ(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str
     stated for the people who choose it ("for men who opt in: every 12 months"), so individual decisions count."""
     ia, ib = _schedule(a, docs), _schedule(b, docs)
     if ({a.action, b.action} <= _SCHEDULED and ia and ib and _same_test(a, b, docs, kind) and ia != ib
-            and not (_one_tier(a) and ib.max == ia.max) and not (_one_tier(b) and ia.max == ib.max)):
+            and not (_one_tier(a) and ib.max == ia.max) and not (_one_tier(b) and ia.max == ib.max)
+            and not _limit_within_choice(a, ia, ib) and not _limit_within_choice(b, ib, ia)):
         return ia, ib
     return None
+
+
+# a coverage policy's frequency limit ("covered once every 12 months", "limited to one screening study every 12
+# months", "Frequency limit: one screening LDCT per 12 months")
+_FREQUENCY_LIMIT = re.compile(r"\bcovered\b[^.;]{0,60}\bonce (?:every|per|in|a)\b|\blimited to one\b"
+                              r"|\bfrequency limits?\b", re.I)
+
+
+def _limit_within_choice(f: Frame, limit: Interval, other: Interval) -> bool:
+    """A frequency limit that is one end of a schedule left to choice ("once every 12 months" beside "every year, or
+    every two years if you prefer", 12-24): the limit pays for either, so the two do not differ."""
+    return (bool(_FREQUENCY_LIMIT.search(f.sentence or "")) and limit.min == limit.max and other.min < other.max
+            and other.min <= limit.min <= other.max)
 
 
 _SCHEDULED = RECOMMEND_LIKE | {"individual_decision"}  # actions whose interval is a schedule to compare

@@ -39,7 +39,14 @@ _PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\
 # without clinical atherosclerotic cardiovascular disease, diabetes or an LDL cholesterol of 190 mg/dL or higher, ..."
 _EXCLUDED_BEFORE = re.compile(r"\bwithout\b[^.;]{0,100}\b(?:an?|any) (?:LDL|LDL-C|LDL cholesterol"
                               r"|low-density lipoprotein cholesterol)(?: level| result)? of\s*$", re.I)
-NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE, _EXCLUDED_BEFORE)
+# the evidence given as a reason names values and schedules of its own: "FIT is now recommended every two years rather
+# than annually, reflecting programme data in which biennial FIT at a cut-off of 20 micrograms ... detected as many
+# cancers as yearly testing"
+# (up to the next part: "..., reflecting a rise in early-onset colorectal cancer (...), and the FIT interval has been
+# shortened ... to every year")
+IN_A_REASON = re.compile(r",\s+(?:reflecting|citing|based on)\b(?:(?!,\s+and\b)[^;])*$", re.I)
+NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE, _EXCLUDED_BEFORE,
+                      IN_A_REASON)
 
 
 # a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
@@ -86,8 +93,8 @@ REPLACED_AGE = re.compile(
     r"|\b(?:instead of|rather than) (?:every|once|after|the previous|the old)\b[^.;,()]*$", re.I)
 
 
-# an interval named only as the one not to use: "every 2 to 4 years rather than annually", "a routine interval of two
-# years is preferred over annual testing"
+# an interval named only as the one not to use (or in a reason, :data:`IN_A_REASON`): "every 2 to 4 years rather than
+# annually", "a routine interval of two years is preferred over annual testing"
 # ("the panel did not support annual testing", "the recommended interval has been lengthened from yearly")
 REJECTED_INTERVAL = re.compile(
     r"(?:rather than|instead of|preferred over|in place of|(?:did|does|do) not support|(?:now )?(?:replaces|replacing"

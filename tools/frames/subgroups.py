@@ -102,9 +102,11 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("immunocompromised", r"\bliving with HIV\b|\bHIV[- ](?:positive|infection)\b"
      r"|\bimmuno-?(?:compromised|suppress\w*)\b|\b(?:weakened|weak|compromised) immune system\b|\borgan transplant\b"),
     ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"
-     # "If you are 65 or over, you will be invited again only if one of your last three tests was abnormal"
-     r"|\bonly if (?:one of )?(?:your|their|her|his|the|a) (?:last|recent|previous|most recent)(?: \w+)? (?:tests?"
-     r"|results?|screens?) (?:was|were|is|are|has been|have been) (?:abnormal|positive)\b"),
+     # "If you are 65 or over, you will be invited again only if one of your last three tests was abnormal", "After
+     # your 65th birthday we will only invite you again if one of your last three tests was abnormal"
+     r"|\bonly (?:(?:invite|recall|screen|test) (?:you|them|her|him) (?:again )?)?if (?:one of )?"
+     r"(?:your|their|her|his|the|a) (?:last|recent|previous|most recent)(?: \w+)? (?:tests?|results?|screens?) "
+     r"(?:was|were|is|are|has been|have been) (?:abnormal|positive)\b"),
     (
         "adequate prior screening",
         r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening"
