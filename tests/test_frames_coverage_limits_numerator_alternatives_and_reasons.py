@@ -43,8 +43,8 @@ def test_a_frequency_limit_within_a_schedule_left_to_choice_is_no_disagreement()
 
 
 def test_a_result_that_warrants_referral_and_a_question_left_open():
-    assert _frames("Where a man requests a test after being informed of the harms, a PSA value above 4.0 ng/mL warrants "
-                   "referral to a urologist.", PSA)[0][7] == ["PSA >4 ng/mL"]
+    assert _frames("Where a man requests a test after being informed of the harms, a PSA value above 4.0 ng/mL "
+                   "warrants referral to a urologist.", PSA)[0][7] == ["PSA >4 ng/mL"]
     assert _frames("The panel did not reach agreement on whether men at higher risk should start earlier and makes no "
                    "statement on this group.", PSA) == []
     # a panel that did not agree and still advises is read
