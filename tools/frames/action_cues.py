@@ -295,8 +295,14 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # what a result sets off: "A PSA of 4 ng/mL or above triggers a repeat test within six weeks"
         r"|\b(?:or (?:above|higher|more)|and above)\b[^.;]{0,15}\btriggers? (?:a |an )?(?:repeat|referral|further"
         r"|urology|specialist|MRI)\b"
-        # ("a PSA value above 4.0 ng/mL warrants referral to a urologist")
+        # ("a PSA value above 4.0 ng/mL warrants referral to a urologist", "A PSA level above 4 ng/mL is usually
+        # followed by a repeat test")
         r"|\bwarrants? (?:a |an )?(?:repeat|referral|further|urology|specialist|MRI)\b"
+        r"|\b(?:is|are) (?:usually |normally |generally |then )?followed by (?:a |an )?(?:repeat|referral|further"
+        r"|urology|specialist|MRI|biopsy|colonoscopy)\b"
+        # a test worth having only for some: "Testing is generally only worthwhile if you expect to live at least ten
+        # more years"
+        r"|\b(?:is|are) (?:generally |usually |likely to be )*(?:only worthwhile|worthwhile only) (?:if|when|for|in)\b"
         r"|\b(?:first |main )?objective of (?:treatment|therapy) is\b"
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
@@ -366,8 +372,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
         r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need|repeat)\b"
         r"|\bis (?:usually |generally |typically )?the (?:appropriate |recommended |preferred )?(?:goal|target)\b"
-        # a consensus on a goal: "the panel agreed that an A1C below 7.0% (53 mmol/mol) is an appropriate target"
+        # a consensus on a goal: "the panel agreed that an A1C below 7.0% (53 mmol/mol) is an appropriate target", a
+        # leaflet's "For most adults with type 2 diabetes, a good goal is an A1C below 7% (53 mmol/mol)"
         r"|\bis an? (?:appropriate|reasonable|suitable) (?:goal|target)\b"
+        r"|\ban? (?:good|sensible|usual|suitable) (?:goal|target) (?:for [^.;,]{1,40}?)?is\b"
         # a goal stated as what it is: "The general HbA1c goal for most non-pregnant adults ... is now below 7.0%"
         r"|\b(?:goal|target)\b[^.;]{0,80}\b(?:is|are|remains?) (?:now |still )?(?:below|under|less than|lower than"
         r"|between)\b"

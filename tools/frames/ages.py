@@ -155,9 +155,15 @@ _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*|firs
 # "men ... with a father or brother diagnosed with prostate cancer may enter from age 40", the men's verb in between)
 _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b(?![^,.;]*\b(?:may|can|should|will|must|could)\b)[^,.;]{0,40}$"
                                r"|\b(?:had|has|developed) (?:\w+ ){0,2}cancer\s*$", re.I)
+# a reading's limit is no age: "below 140/90 mm Hg, that is, systolic under 140 and diastolic under 90"
+_READING_BEFORE = re.compile(r"\b(?:systolic|diastolic|SBP|DBP)(?: (?:blood )?pressure| reading)?\s+(?:is |was |of )?"
+                             r"(?:(?:under|below|over|above|less than|more than|greater than|at least|at or below)"
+                             r"\s*)?$", re.I)
 # an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from
-# screening before age 40"
-_PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find|detect|select)\b[^.;]*$", re.I)
+# screening before age 40" (not a finding on the evidence: "The Council continues to find the evidence insufficient to
+# recommend for or against starting a statin in adults aged 76 years or older")
+_PURPOSE_BEFORE = re.compile(r"\bto (?:identify|find(?! (?:the |that the )?(?:evidence|data)\b)|detect|select)\b"
+                             r"[^.;]*$", re.I)
 # a trend among an age group is a finding: "early-onset disease, which has increased by about 2% per year among
 # adults younger than 50"
 _TREND_BEFORE = re.compile(r"\b(?:increased|risen|rose|rising|increasing|fallen|fell|falling|decreased|declined"
@@ -196,6 +202,7 @@ def age_spans(text: str) -> list[tuple[int, int, int | None, int | None]]:
                 _PURPOSE_BEFORE.search(preceding) or _EXPECTANCY_BEFORE.search(preceding)
                 or set_aside.REPLACED_AGE.search(preceding) or _TREND_BEFORE.search(preceding)
                 or _INCLUDED_BEFORE.search(preceding) or _MEASURE_BEFORE.search(preceding)
+                or _READING_BEFORE.search(preceding[-40:])
                 or _TREND_AFTER.match(text, m.end())
             ):
                 continue

@@ -167,3 +167,18 @@ def either_test(sentence: str) -> list[str] | None:
         if all(named) and named[0][0] != named[1][0]:
             return [left, right]
     return None
+
+
+# a second goal offered for other people: "Your doctor may suggest a lower goal, such as below 6.5%, if you can reach it
+# without low blood sugar, or a less strict goal, such as below 8%, if you have had severe lows"
+_OR_ANOTHER_GOAL = re.compile(r",\s+or\s+(?=an?\s+(?:[\w-]+\s+){0,2}(?:goal|target)\b)", re.I)
+
+
+def another_goal(sentence: str) -> list[str] | None:
+    """The two parts of a sentence that offers one goal or another, each with its own value and its own condition;
+    None otherwise."""
+    for m in _OR_ANOTHER_GOAL.finditer(sentence):
+        left, right = sentence[: m.start()], sentence[m.end() :]
+        if quantities(left)[1] and quantities(right)[1] and subgroups.conditions(right):
+            return [left, right]
+    return None

@@ -15,6 +15,7 @@ from typing import Any
 
 from clinrag.tools.frames import ages, intervals, lexicon, rules, subgroups
 from clinrag.tools.frames.clause_parts import (
+    another_goal,
     either_test,
     gapped,
     own_people,
@@ -96,7 +97,7 @@ def clauses(sentence: str) -> list[str]:
         ):
             return [left, right]
     return (_own_strengths(sentence) or gapped(sentence) or same_for_others(sentence) or own_people(sentence)
-            or either_test(sentence) or [sentence])
+            or either_test(sentence) or another_goal(sentence) or [sentence])
 
 
 def _closing_strength_shared(parts: list[str]) -> list[str]:

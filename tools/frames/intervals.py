@@ -21,7 +21,8 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\bevery\s+{_NUM}\s+(years?|months?)", None, "post"),
     (rf"\b(?:at\s+)?{_NUM}\s*-?\s*(?:(?:or|to|-|–)\s*{_NUM}\s*-\s*)?(year|month)s?\s+intervals?\b", None, "post"),
     (rf"\bat intervals of\s+{_NUM}\s*(?:(?:or|to|-|–)\s*{_NUM}\s*)?\s(years?|months?)", None, "post"),
-    (rf"\b(?:per|every|each)\s+{_NUM}-(year|month)\s+period\b", None, "post"),  # "one FIT per 12-month period"
+    # "one FIT per 12-month period", "one FIT in any 12-month period"
+    (rf"\b(?:per|every|each|in any|in (?:a|each) (?:rolling )?)\s*{_NUM}-(year|month)\s+period\b", None, "post"),
     # "colonoscopy, one per 120 months"
     (rf"\b(?:one|once) (?:per|every|each)\s+{_NUM}\s+(years?|months?)", None, "post"),
     # "limited to one fecal immunochemical test (FIT) per 12 months"

@@ -139,6 +139,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("severe hypoglycemia",
      r"(?<!without )(?<!frequent or )\b(?:severe|dangerous|serious) (?:hypo(?:glyc(?:a)?emia|s)\b"
      r"|low blood (?:sugar|glucose)\b)|\b(?:episodes|bouts) of very low blood (?:sugar|glucose)\b"
+     # a leaflet's "if you have had severe lows"
+     r"|\b(?:had|have|get) (?:severe|serious|dangerous|very bad) lows\b"
      r"|\b(?:often|frequently|repeatedly) (?:have|get|had) (?:low blood (?:sugar|glucose)|hypos)\b"
      # ("if low blood sugar (hypos) is a problem for you")
      r"|\b(?:low blood (?:sugar|glucose)(?: \(hypos\))?|hypos) (?:is|are) a problem\b"),
