@@ -1,8 +1,10 @@
 """Second recommendations that a sentence states without a verb of their own, or that a parse can miss: a gapped part
 with other ages and a schedule or value ("... every 3 years, and between 50 and 64 every 5 years"), the first part
 extended to others or to another intervention ("..., as can women who have had a hysterectomy"), a second thing the
-verb recommends for people of its own, a part graded differently, and two parts joined by ", and" with their own
-actions and ages (:func:`gapped`, :func:`same_for_others`, :func:`own_people`; :mod:`clauses` tries them in turn)."""
+verb recommends for people of its own, a part graded differently, two parts joined by ", and" with their own
+actions and ages, a numerator that counts one test or, for other people, another, and one goal or another for other
+people (:func:`gapped`, :func:`same_for_others`, :func:`own_people`, :func:`either_test`, :func:`another_goal`;
+:mod:`clauses` tries them in turn)."""
 
 from __future__ import annotations
 

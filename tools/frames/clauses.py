@@ -45,7 +45,8 @@ def clauses(sentence: str) -> list[str]:
     strengths, so that "should be screened and offered ..." stays one clause; else (3) before a gapped second
     recommendation without a verb ("... every 1 to 3 years to women 25 to 39, and annually to those 40 and older"),
     or (4) after a part's own strength in parentheses, before a part with an action of its own
-    (:func:`_own_strengths`)."""
+    (:func:`_own_strengths`), or (5) where :mod:`clause_parts` finds a second recommendation without a verb of its
+    own."""
     # (a semicolon inside parentheses, "(conditional recommendation; moderate-certainty evidence)", divides nothing)
     for separator in (r";(?![^()]*\))", r",?\s+(?=(?:while|whereas|though|although)\b)", r",?\s+and (?=that\b)"):
         parts = _ages_referred_back(_grades_joined([p.strip() for p in re.split(separator, sentence)]))

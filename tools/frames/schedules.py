@@ -27,14 +27,14 @@ def schedules_differ(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str
 
 # a coverage policy's frequency limit ("covered once every 12 months", "limited to one screening study every 12
 # months", "Frequency limit: one screening LDCT per 12 months")
-_FREQUENCY_LIMIT = re.compile(r"\bcovered\b[^.;]{0,60}\bonce (?:every|per|in|a)\b|\blimited to one\b"
+_COVERAGE_LIMIT = re.compile(r"\bcovered\b[^.;]{0,60}\bonce (?:every|per|in|a)\b|\blimited to one\b"
                               r"|\bfrequency limits?\b", re.I)
 
 
 def _limit_within_choice(f: Frame, limit: Interval, other: Interval) -> bool:
     """A frequency limit that is one end of a schedule left to choice ("once every 12 months" beside "every year, or
     every two years if you prefer", 12-24): the limit pays for either, so the two do not differ."""
-    return (bool(_FREQUENCY_LIMIT.search(f.sentence or "")) and limit.min == limit.max and other.min < other.max
+    return (bool(_COVERAGE_LIMIT.search(f.sentence or "")) and limit.min == limit.max and other.min < other.max
             and other.min <= limit.min <= other.max)
 
 
