@@ -31,6 +31,9 @@ MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b"
                 r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b"
                 r"|\bconsider (?:stopping|discontinuing|ceasing|ending)\b")
 
+# what a result sets off ("triggers a repeat test", "warrants referral", "is usually followed by a repeat test")
+_NEXT_STEP = r"(?:repeat|referral|further|urology|specialist|MRI)"
+
 # Lexical action cues, checked in this order (first match wins).
 ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
@@ -293,13 +296,12 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:the|a) (?:\w+ )?default (?:goal |target )?(?:(?:for|in) [^.;,]{1,50}?)?is (?:below|under|less than"
         r"|<|≤|at or below)"
         # what a result sets off: "A PSA of 4 ng/mL or above triggers a repeat test within six weeks"
-        r"|\b(?:or (?:above|higher|more)|and above)\b[^.;]{0,15}\btriggers? (?:a |an )?(?:repeat|referral|further"
-        r"|urology|specialist|MRI)\b"
+        rf"|\b(?:or (?:above|higher|more)|and above)\b[^.;]{{0,15}}\btriggers? (?:a |an )?{_NEXT_STEP}\b"
         # ("a PSA value above 4.0 ng/mL warrants referral to a urologist", "A PSA level above 4 ng/mL is usually
         # followed by a repeat test")
-        r"|\bwarrants? (?:a |an )?(?:repeat|referral|further|urology|specialist|MRI)\b"
-        r"|\b(?:is|are) (?:usually |normally |generally |then )?followed by (?:a |an )?(?:repeat|referral|further"
-        r"|urology|specialist|MRI|biopsy|colonoscopy)\b"
+        rf"|\bwarrants? (?:a |an )?{_NEXT_STEP}\b"
+        rf"|\b(?:is|are) (?:usually |normally |generally |then )?followed by (?:a |an )?(?:{_NEXT_STEP}|biopsy"
+        r"|colonoscopy)\b"
         # a test worth having only for some: "Testing is generally only worthwhile if you expect to live at least ten
         # more years"
         r"|\b(?:is|are) (?:generally |usually |likely to be )*(?:only worthwhile|worthwhile only) (?:if|when|for|in)\b"
