@@ -68,6 +68,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
     (
         "recommend_against",
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not (?:recommend|advise)|\bnot recommended\b"
+        # "PSA screening of men aged 70 and older is non-recommended care"
+        r"|\bnon-?recommended\b"
         r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
         # "Once you reach 70, we advise that you stop having PSA tests"
@@ -158,6 +160,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:appropriate|reasonable|worth) to discuss\b|\bdecision (?:should|must|will|is to) be shared\b"
         # "People over 75 should talk to their doctor", "something you and your doctor can decide on together"
         r"|\b(?:should|can|may) talk (?:to|with) (?:their|your|a) (?:doctor|GP|nurse|clinician)\b"
+        # ... or the doctor to them: "your doctor may talk to you about starting insulin"
+        r"|\b(?:may|can|will|might) (?:talk|speak) (?:to|with) (?:you|them|him|her) about (?:starting|beginning|taking"
+        r"|adding|whether)\b"
         r"|\bdecide (?:on |about )?(?:it )?together\b"
         # "Step 4: If the risk is 7.5% to 9.9%, discuss the option of a statin using the shared decision-making tool"
         r"|\bdiscuss (?:the )?(?:option|possibility|choice) of\b"
@@ -175,6 +180,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:you|they|he|she) and (?:your|their|his|her) (?:doctor|clinician|GP|nurse) (?:may|can|might|could) "
         r"(?:still |also )?decide\b"
         r"|\b(?:offered|offers) (?:the|a|this) (?:same )?(?:discussion|conversation)\b"
+        # "a statin may be considered after you and your doctor talk it through"
+        r"|\bafter (?:you|they|he|she) and (?:your|their|his|her) (?:doctor|clinician|GP|nurse) (?:talk|discuss)\b"
         # "your doctor will talk with you about whether testing is right for you - the choice is yours"
         r"|\bthe (?:choice|decision) is (?:yours|theirs|his|hers)\b|\bno right or wrong (?:answer|choice|decision)\b"
         r"|\bcounsel+ed (?:about|on) (?:the )?(?:possible )?"
@@ -373,7 +380,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) (?:mailed|posted)\b"
         r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
         r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need|repeat)\b"
-        r"|\bis (?:usually |generally |typically )?the (?:appropriate |recommended |preferred )?(?:goal|target)\b"
+        # ... or kept ("an HbA1c under 7.0% (53 mmol/mol) remains the goal for most non-pregnant adults")
+        r"|\b(?:is|remains) (?:usually |generally |typically )?the (?:appropriate |recommended |preferred )?"
+        r"(?:goal|target)\b"
         # a consensus on a goal: "the panel agreed that an A1C below 7.0% (53 mmol/mol) is an appropriate target", a
         # leaflet's "For most adults with type 2 diabetes, a good goal is an A1C below 7% (53 mmol/mol)"
         r"|\bis an? (?:appropriate|reasonable|suitable) (?:goal|target)\b"

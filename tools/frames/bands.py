@@ -29,10 +29,15 @@ def general(frame: Frame) -> bool:
     does a risk threshold stated beside the LDL-C limit ("adults aged 40 to 75 with a 10-year risk of 10% or more,
     and any adult with LDL cholesterol of 190 mg/dL or higher")."""
     p = frame.population
-    selected_by_ldl = any(q.name == "LDL-C" and q.op in (">=", ">") for q in frame.thresholds) and not any(
-        q.name == "10-year CVD risk" for q in frame.thresholds)
     return (not p.conditions and p.risk in (None, "average") and not RISK_GROUP_CRITERIA.intersection(p.criteria)
-            and not selected_by_ldl)
+            and not selected_by_ldl(frame))
+
+
+def selected_by_ldl(frame: Frame) -> bool:
+    """People selected by a lower limit on LDL-C and no 10-year risk ("with an LDL-C of 190 mg/dL or higher"), a
+    subgroup (:func:`general`)."""
+    return any(q.name == "LDL-C" and q.op in (">=", ">") for q in frame.thresholds) and not any(
+        q.name == "10-year CVD risk" for q in frame.thresholds)
 
 
 def _decision_bands(frames: list[Frame]) -> list[tuple[int, int]]:

@@ -72,6 +72,9 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
         # what to do at a result ("refer to urology if PSA is 4.0 ng/mL or higher") is not whom to screen
         and (bool(a.thresholds) == bool(b.thresholds) or not a.intervention.endswith("screening"))
         and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP))
+        # people with LDL-C of 190 mg/dL or more are not those of a 10-year-risk band ("a statin is advised whatever
+        # your calculated risk" against "reasonable after a risk discussion" at 7.5% to 10%)
+        and bands.selected_by_ldl(a) == bands.selected_by_ldl(b)
         and not (refined(a, docs) or refined(b, docs) or states_no_stance(a, docs) or states_no_stance(b, docs))
     ):
         out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")

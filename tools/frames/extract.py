@@ -89,10 +89,12 @@ def context_for(doc_meta: dict | None) -> FrameContext | None:
 # "This is an inverse measure: a lower rate indicates better quality." (not "a companion inverse measure (DM-1)"); a
 # measure of avoidance counts those who did not receive it ("Measure OQ-27: Avoidance of aspirin for primary
 # prevention in older adults", "Measure VQ-17 assesses the avoidance of PSA-based screening in older men"): in both,
-# the numerator and denominator recommend nothing
+# the numerator and denominator recommend nothing; so too a measure's title that says so ("Measure PQ-7:
+# Non-recommended PSA-based screening in older men (inverse measure; a lower rate is better)")
 _INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )?measure\b"
                               r"|\ba lower (?:rate|score|percentage) (?:indicates|means|reflects) better "
-                              r"(?:quality|performance|care)\b"
+                              r"(?:quality|performance|care)\b|\(inverse measure\b[^()]*\ba lower (?:rate|score"
+                              r"|percentage) is better\)"
                               r"|^\W*(?:quality )?measure\b[^.:]{0,40}:\s*(?:avoidance|non-?use|avoiding) of\b"
                               r"|^\W*(?:this |the )?(?:quality )?measure\b[^.:]{0,40}\b(?:assesses|tracks|counts"
                               r"|captures|reports)\s+(?:the )?(?:avoidance|non-?use) of\b", re.I)
@@ -111,6 +113,10 @@ _COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|l
 # a percentage that refers back to the risk a sentence named before it: "If the 10-year risk is 20% or higher, order a
 # high-intensity statin; if it is 7.5% to less than 20%, order a moderate-intensity statin"
 _RISK_AGAIN = re.compile(r"\b(?:if|when|where|once) it (?:is|was|lies)\b", re.I)
+# ... as does a bare percentage where a leaflet named the risk a sentence before ("When that chance is 10 in 100 or
+# higher, ... If it is between 7.5 and 10 in 100, a statin may be considered"): the interventions started at a
+# cardiovascular risk, for which a percentage can be nothing else
+_RISK_TREATED = ("statin", "low-dose aspirin")
 
 
 def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: FrameContext | None = None) -> list[Frame]:
@@ -166,7 +172,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             thresholds, targets = quantities(text)
             if intervention == "A1C target":  # "a less stringent target of below 8.0% (64 mmol/mol)" is an A1C
                 thresholds, targets = _as_a1c(thresholds), _as_a1c(targets)
-            elif _RISK_AGAIN.search(text) and re.search(r"\b10-year (?:\w+ )?risk\b", sentence, re.I):
+            elif _RISK_AGAIN.search(text) and (re.search(r"\b10-year (?:\w+ )?risk\b", sentence, re.I)
+                                               or intervention in _RISK_TREATED):
                 thresholds = [q.model_copy(update={"name": "10-year CVD risk"}) if q.name == "percent" else q
                               for q in thresholds]
             # a gapped part repeats the verb before it: "aim for below 140/90 mmHg, and for those aged 80 and over,

@@ -99,6 +99,9 @@ def _word_value(word: str) -> str:
 # (20%), "one in ten or higher" (10%)
 _ONE_IN = re.compile(rf"\b((?:risk|chance)\b[^.;%]{{0,80}}?)\b({NUMBER}) in ({NUMBER})"
                      r"(?= or (?:higher|more|greater|above)\b)", re.I)
+# ... and a band of it: "If it is between 7.5 and 10 in 100, a statin may be considered" (7.5% to 10%)
+_BAND_IN = re.compile(rf"\bbetween (?P<low>\d+\.\d+|{NUMBER}) and (?P<high>\d+\.\d+|{NUMBER}) in (?P<of>{NUMBER})\b",
+                      re.I)
 
 
 # a faecal immunochemical test's cut-off in words: "20 µg haemoglobin per gram of faeces", "80 micrograms of blood per
@@ -108,10 +111,17 @@ _PER_GRAM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:µg|μg|ug|mcg|micrograms?)"
                        r"\s*(?:/|per)\s*(?:g|gram)\b(?:\s+of\s+(?:faeces|feces|stool|poo))?", re.I)
 
 
+def _decimal(text: str) -> float:
+    return float(text) if "." in text else number(text)
+
+
 def _spelled_percentages(text: str) -> str:
     """Percentages written in words or as a proportion of a risk as digits ("seven to eight and a half percent" -> "7
-    to 8.5 percent", "a chance ... of 1 in 5 or higher" -> "20% or higher")."""
+    to 8.5 percent", "a chance ... of 1 in 5 or higher" -> "20% or higher", "between 7.5 and 10 in 100" -> "between
+    7.5% and 10%")."""
     text = _ONE_IN.sub(lambda m: f"{m.group(1)}{number_text(100 * number(m.group(2)) / number(m.group(3)))}%", text)
+    text = _BAND_IN.sub(lambda m: "between {}% and {}%".format(
+        *(number_text(100 * _decimal(m.group(end)) / number(m.group("of"))) for end in ("low", "high"))), text)
     return _SPELLED_PERCENT.sub(
         lambda m: _word_value(m.group(1)) + (f"{m.group(2)}{_word_value(m.group(3))}" if m.group(3) else ""), text)
 
@@ -150,7 +160,8 @@ def _op(before: str, after: str) -> str:
     # ("hypertension is now defined from 130/80 mm Hg": the definition starts at that reading)
     if re.search(r"(?:begins? at|starts? at|reach(?:es)?|reached|(?:defined|diagnosed) from)\s*$", before):
         return ">="
-    if re.search(r"(?:over|above|more than|greater than|>)\s*$", before):
+    # ("Insulin should be considered if HbA1c exceeds 10%")
+    if re.search(r"(?:over|above|more than|greater than|higher than|exceeds|exceeding|>)\s*$", before):
         return ">"
     if re.match(r"\s*or (?:lower|less|below)", after) or re.search(r"(?:at or below|at most|≤|<=)\s*$", before):
         return "<="

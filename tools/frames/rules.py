@@ -100,7 +100,8 @@ _CLASS_ACTION = {
 
 _NOT_A_RECOMMENDATION = re.compile(
     # ("no longer have a cervix" is no change of guidance)
-    # ("years since quitting no longer matter" changes who qualifies, not whether a recommendation stands)
+    # ("years since quitting no longer matter", "... is no longer an eligibility criterion" changes who qualifies, not
+    # whether a recommendation stands)
     # ("the programme no longer sends kits" after the last one is where it stops)
     # ("This 2024 edition replaces the Council's 2015 position, which recommended against ...")
     r"\bcompared with\b|\blater replaced\b|\breplaced\b|\breplaces\b|\bsupersedes\b"
@@ -112,7 +113,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     # be used to exclude people", "the number of years since quitting is no longer used to decide eligibility" is who
     # is eligible now)
     r"|\bno longer\b(?! ha(?:ve|s) | (?:matters?|counts?|checked|needs?|sends?|sent|posts?|mails?|invites?|invited"
-    r"|offered|covered|recommended|advised|endorsed|supported|be invited|(?:be )?used)\b"
+    r"|offered|covered|recommended|advised|endorsed|supported|be invited|(?:be )?used"
+    # ("the number of years since quitting is no longer an eligibility criterion")
+    r"|an? (?:eligibility )?(?:criterion|exclusion|barrier))\b"
     # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
     r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b"
     # ("a stand-alone cytology result no longer satisfies the numerator": what a measure counts now)
@@ -124,7 +127,12 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"|\bmoved (?:the|from)\b"
     # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
     r"|\b(?:has|have|had|was|were) (?:\w+ )?(?:been )?(?:withdrawn|rescinded|retired|revoked)\b"
-    r"|\blowered the\b|\braised the\b|\bkeeps the\b|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
+    r"|\blowered the\b|\braised the\b|\bkeeps the\b"
+    # "This update raises the risk threshold at which statin therapy is recommended ...": what the edition changed,
+    # with no value (not "lowers the age at which screening is covered: ... eligible at 45", "this lowers the starting
+    # age from 50")
+    r"|\b(?:raises|lowers) the (?:[\w-]+ ){0,2}(?:threshold|age|target|goal) at which\b(?![^.;]*\d)"
+    r"|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b"
     # an emergency reading is a reason to refer, not a threshold or a goal of the recommendation
     r"|\bsame-day (?:\w+ )?(?:assessment|referral|review)\b"
@@ -132,7 +140,15 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"|\b(?:acceptable|achievable) (?:level|standard)\b"
     # a question left open: "The panel did not reach agreement on whether men at higher risk should start earlier and
     # makes no statement on this group"
-    r"|\b(?:did|could) not reach (?:consensus|agreement)\b[^.]*\bmakes? no statement\b",
+    r"|\b(?:did|could) not reach (?:consensus|agreement)\b[^.]*\bmakes? no statement\b"
+    # what a leaflet is about: "This summary explains when your doctor or nurse may talk to you about taking a statin"
+    r"|^\W*this (?:summary|leaflet|guide|booklet|factsheet|fact sheet|page) (?:explains|describes|sets out|tells you)\b"
+    # a measure's title names what it counts; its rationale states the stance ("Measure PQ-7: Non-recommended
+    # PSA-based screening in older men (inverse measure; a lower rate is better)")
+    r"|^\W*(?:quality )?measure\b[^.:]{0,40}:\s*non-?recommended\b"
+    # a tool for deciding, not a stance: "Coronary artery calcium scoring may help to refine decisions for those whose
+    # risk is borderline"
+    r"|\b(?:may|can|might|could) help (?:to )?(?:refine|inform|guide)\b[^.;]{0,20}\bdecisions?\b",
     re.I,
 )
 # a finding ("observational data suggest that X is associated with Y") is not advice, unless the sentence also

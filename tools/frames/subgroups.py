@@ -35,7 +35,8 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      # "whether you still smoke or quit many years ago" (not "or quit within the past 15 years")
      r"|\bwhether (?:you|they|he|she) (?:still |currently )?smokes? or (?:have |has )?(?:quit|stopped|gave up)\b"
      r"(?! (?:smoking )?(?:within|in the))"
-     r"|\b(?:time|years) since quitting (?:is|are) (?:not|no longer) an? (?:exclusion|criterion|barrier)\b"
+     r"|\b(?:time|years) since quitting (?:is|are) (?:not|no longer) an? (?:eligibility )?(?:exclusion|criterion"
+     r"|barrier)\b"
      # "whether they still smoke or quit at any time in the past"
      r"|\bquit (?:smoking )?at any time\b"
      # a measure's denominator: "... whether they currently smoke or formerly smoked, with no limit on years since
