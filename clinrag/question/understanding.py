@@ -276,14 +276,17 @@ def asked_ages(text: str, age: int | None) -> tuple[int | None, int | None] | No
 _PARTS = re.compile(r"[,;:?]|\band (?=on |the |whether |what |when |which |who |how |at |if |for )", re.I)
 # how often, asked ("how often", "the interval", "how frequently", "repeated every")
 _HOW_OFTEN = re.compile(r"\bhow (?:often|frequently)\b|\bintervals?\b|\bfrequenc\w*|\brepeat\w*|\bevery\b", re.I)
+# a goal, asked ("the treatment target for adults younger than 65", "the A1C goal for people over 75")
+_GOAL = re.compile(r"\b(?:targets?|goals?)\b", re.I)
 
 
 def narrowed_facets(question: str, ages: tuple[int | None, int | None] | None, age: int | None) -> frozenset[str]:
     """The facets whose conflicts are narrowed to the ages a question asks about
     (:func:`clinrag.tools.frames.conflicts.asked_about`): every facet for one person's age ("my 72 year old dad");
-    for a band, the stance, and the schedule when the part of the question that names the band asks how often
+    for a band, the stance, the schedule when the part of the question that names the band asks how often
     ("how often should women aged 30 to 65 have HPV-based screening", not "the FIT interval, and the advice for
-    adults aged 45 to 49")."""
+    adults aged 45 to 49"), and the goal when that part asks for one ("the treatment target for adults younger than
+    65")."""
     from clinrag.tools.frames.ages import age_bounds
     from clinrag.tools.frames.conflicts import ALL_FACETS, BAND_FACETS
 
@@ -291,9 +294,10 @@ def narrowed_facets(question: str, ages: tuple[int | None, int | None] | None, a
         return frozenset()
     if age is not None and ages == (age, age):
         return ALL_FACETS
-    if any(_HOW_OFTEN.search(part) and age_bounds(part) == ages for part in _PARTS.split(question)):
-        return BAND_FACETS | {"interval"}
-    return BAND_FACETS
+    banded = [part for part in _PARTS.split(question) if age_bounds(part) == ages]
+    asked = {facet for facet, words in (("interval", _HOW_OFTEN), ("target", _GOAL))
+             if any(words.search(part) for part in banded)}
+    return BAND_FACETS | asked
 
 
 def asked_tests(question: str) -> frozenset[str]:
@@ -304,8 +308,11 @@ def asked_tests(question: str) -> frozenset[str]:
     return frozenset(label for intervention in TESTS for _, _, label in tests(question, intervention))
 
 
-# a question about most people: "the A1C target for most adults with type 2 diabetes", "for most nonpregnant adults"
-_MOST_PEOPLE = re.compile(r"\bmost (?:[\w-]+ ){0,2}(?:adults|patients|people|persons|women|men)\b", re.I)
+# a question about most people: "the A1C target for most adults with type 2 diabetes", "for most nonpregnant adults",
+# "did the general A1C goal for nonpregnant adults ... change"
+_MOST_PEOPLE = re.compile(r"\bmost (?:[\w-]+ ){0,2}(?:adults|patients|people|persons|women|men)\b"
+                          r"|\bthe (?:general|usual|standard|default) (?:[\w-]+ ){0,2}(?:goal|target|threshold)s?\b",
+                          re.I)
 
 
 def asked_most_people(question: str) -> bool:

@@ -58,6 +58,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bsuggest\w* that\b(?:(?!\bcontinu)[^.;]){0,60}\bstop\b"
         # an insurer's "not considered routine" for older members; a leaflet's "the test is not usually offered"
         r"|\bnot considered routine\b|\b(?:is|are) not (?:usually|routinely|normally) offered\b"
+        # a leaflet's "Once you are over 75, testing is not usually helpful", "the test is unlikely to help you"
+        r"|\b(?:is|are) not (?:usually |generally |often |very )?(?:helpful|useful|worthwhile)\b"
+        r"|\b(?:is|are) unlikely to (?:help|benefit) (?:you|them|him|her)\b"
         # "do not need screening", "do not need to continue/go for screening"; not "don't need to change your diet"
         # (not the wait until the next test: "if it is negative you will not need another one for five years")
         r"|\b(?:(?:do|does|will) not|don't|doesn't|won't) need\b"
@@ -380,6 +383,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) (?:mailed|posted)\b"
         r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
         r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need|repeat)\b"
+        # ... or named first: "The aim of treatment is a reduction in LDL cholesterol of 30 % to 49 % from baseline"
+        r"|\bthe (?:aim|goal|target|objective) of (?:the )?(?:treatment|therapy|statin therapy|drug treatment) "
+        r"(?:is|are)\b"
         # ... or kept ("an HbA1c under 7.0% (53 mmol/mol) remains the goal for most non-pregnant adults")
         r"|\b(?:is|remains) (?:usually |generally |typically )?the (?:appropriate |recommended |preferred )?"
         r"(?:goal|target)\b"

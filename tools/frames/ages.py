@@ -170,10 +170,15 @@ _TREND_BEFORE = re.compile(r"\b(?:increased|risen|rose|rising|increasing|fallen|
                            r"|declining|doubled|grown|growing)\b[^.;]{0,60}"
                            r"\bamong (?:\w+ ){0,2}$", re.I)
 # ... and a trend written after its age group: "because incidence among adults aged 45 to 49 rose by roughly 2%"
+# ("Incidence among women in their forties has been rising by about 2 % a year")
 _TREND_AFTER = re.compile(r"\s*(?:years?(?: of age| old)?\s+)?(?:has |have )?(?:increased|risen|rose|fallen|fell"
-                          r"|decreased|declined|doubled|grown)\b", re.I)
+                          r"|decreased|declined|doubled|grown"
+                          r"|been (?:rising|increasing|falling|declining|growing))\b", re.I)
 # a number of years someone is expected to live is no age: "men with a life expectancy under 10 years"
-_EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$", re.I)
+# ("... and are not expected to live for more than 10 to 15 years")
+_EXPECTANCY_BEFORE = re.compile(r"\blife expectancy\b[^,.;\d]{0,25}$"
+                                r"|\bexpected to live (?:for )?(?:more than |at least |less than |another |over "
+                                r"|under )?$", re.I)
 # an age group the statement includes does not narrow it: "for adults with hypertension, including those over 80 who
 # live independently"
 # where a quality measure's count starts, not whom screening is for: "The denominator begins at age 24 because screening

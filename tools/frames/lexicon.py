@@ -27,6 +27,8 @@ INTERVENTIONS: tuple[tuple[str, str], ...] = (
         r"|magnetic resonance)|\bbreast (?:MRI|magnetic resonance|ultrasound|ultrasonography)"
         r"|\badd(?:ing|ed)? (?:breast )?(?:ultrasound|MRI|magnetic resonance)"
         r"|\b(?:additional|extra|supplementary) (?:breast )?(?:ultrasound|MRI|magnetic resonance)"
+        # high-risk surveillance: "referred for risk assessment and annual MRI"
+        r"|\b(?:annual|yearly) (?:breast )?(?:MRI|magnetic resonance)"
         r"|\bsupplemental (?:US|ultrasound)/MRI",
     ),
     ("digital breast tomosynthesis", r"\bdigital breast tomosynthesis|\bDBT\b|\btomosynthesis"),

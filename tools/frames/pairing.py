@@ -97,6 +97,12 @@ def _same_group(a: Frame, b: Frame) -> bool:
     return ca == cb or bool(a.targets and b.targets and ca & cb)
 
 
+def _within(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
+    """Whether ``a``'s effective age band lies within ``b``'s (:func:`bands.band`)."""
+    (alo, ahi), (blo, bhi) = (bands.band(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
+    return blo <= alo and ahi <= bhi
+
+
 def ages_meet(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
     """Whether two frames' effective age bands (:func:`bands.band`, each among its own document's frames) meet."""
     (alo, ahi), (blo, bhi) = (bands.band(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
@@ -164,7 +170,8 @@ def goal_set_aside(f: Frame, other: Frame, docs: dict[Any, list[Frame]], kind: s
       120 mm Hg") is a change;
     - a goal stated without ages where the document states another for the ages of ``other`` ("less than 130/80 mm
       Hg for most adults" beside "below 140/90 mm Hg for those aged 80 years or older", against another document's
-      goal at 80 or older): the document's goal for those ages is the one compared."""
+      goal at 80 or older): the document's goal for those ages is the one compared (not against a goal for a wider
+      band, "patients aged 18 to 85", which the general goal also covers)."""
     def stated(g: Frame) -> tuple[int | None, int | None]:
         return g.population.age_min, g.population.age_max
 
@@ -172,5 +179,5 @@ def goal_set_aside(f: Frame, other: Frame, docs: dict[Any, list[Frame]], kind: s
     suggested_beside = (kind == "disagreement" and f.action == "suggest_or_consider" and other.action == "recommend"
                         and any(g.action == "recommend" and stated(g) == stated(f) for g in own))
     general_beside_banded = stated(f) == (None, None) and stated(other) != (None, None) and any(
-        stated(g) != (None, None) and ages_meet(g, other, docs) for g in own)
+        stated(g) != (None, None) and _within(other, g, docs) for g in own)
     return bool(f.targets) and (suggested_beside or general_beside_banded)

@@ -132,7 +132,10 @@ _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
 _RISK = (
     (re.compile(r"\b(?:even higher|very[- ]high)[- ]risk\b", re.I), "very high"),
     # (not a comparator: "a 15% or higher risk over the next 10 years")
-    (re.compile(r"(?<!\bor )\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)", re.I), "high"),
+    (re.compile(r"(?<!\bor )\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)"
+                # "Women with a lifetime risk of 20 % or more should be referred for ... annual MRI"
+                r"|\blifetime (?:breast cancer )?risk (?:of |is )?\d+(?:\.\d+)? ?(?:%|percent) or "
+                r"(?:more|higher|greater|above)\b", re.I), "high"),
     (re.compile(r"\baverage[- ]risk\b|\baverage risk\b", re.I), "average"),
 )
 
@@ -140,6 +143,9 @@ _RISK = (
 # a risk the population is without ("not at increased risk", "no personal or family history that places them at
 # increased risk") or that names another group beside it
 _NOT_AT_RISK_BEFORE = re.compile(r"\bnot (?:otherwise )?(?:at )?$"
+                                 # an exception: "not medically necessary unless the member has a lifetime risk of
+                                 # 20% or more"
+                                 r"|\bunless\b[^,.;]{0,40}$"
                                  # another group beside the first: "adults 40 or older, and those at increased risk,
                                  # should have their blood pressure measured annually"
                                  r"|\b(?:and|or),? (?:in )?(?:those|people|persons|anyone|(?:younger |older )?"

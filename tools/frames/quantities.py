@@ -15,7 +15,7 @@ import re
 from clinrag.tools.frames import set_aside
 from clinrag.tools.frames.numbers import NUMBER, NUMBER_WORDS, number
 from clinrag.tools.frames.programme_cues import NUMERATOR_NOW
-from clinrag.tools.frames.quantity_names import quantity_name
+from clinrag.tools.frames.quantity_names import TIME_IN_RANGE, quantity_name
 from clinrag.tools.frames.readings import (
     ABOUT_BP,
     BARE,
@@ -219,6 +219,8 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     named = []
     for (pos, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
         name = quantity_name(before, unit, in_target, following[pos])
+        if name == TIME_IN_RANGE:  # a share of readings is no percentage an A1C could be compared with
+            unit = "% of readings"
         is_target = in_target and "risk" not in name
         named.append(Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
     merged = merge_systolic_diastolic(named)

@@ -14,6 +14,7 @@ _BP_CATEGORY = re.compile(
 
 
 OUT_OF_OFFICE = " (home or ambulatory)"
+TIME_IN_RANGE = "time in range"  # a share of glucose readings within a range
 
 _YOU_HAVE_IT = r"\b(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
 _YOU_HAVE_IT_AFTER = re.compile(rf"[^.;]{{0,60}}?,\s*{_YOU_HAVE_IT}", re.I)  # "..., you have high blood pressure"
@@ -60,15 +61,21 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         # ("Aim for a reduction in non-HDL cholesterol of more than 40% from baseline")
         if "non-hdl" in low and low.rfind("non-hdl") > risk:
             return "non-HDL-C reduction"
+        if risk >= 0 and "lifetime" in low[max(0, risk - 25):risk]:  # "a lifetime risk of 20 % or more"
+            return "lifetime risk"
         if risk >= 0:
             # (whole words: a window cut inside "10-year" would read a 0-year risk)
             return _risk_name(re.sub(r"^\S*\s", "", before[-90:].lower()))
+        # a share of glucose readings, not an A1C: "a goal of more than 70 % of readings within 70 to 180 mg/dL"
+        if re.match(r"\s*of (?:(?:glucose|CGM|sensor) )?(?:readings|values|time)\b", after, re.I):
+            return TIME_IN_RANGE
         # the measure after the value: "who have a 10% or greater 10-year CVD risk"
         if re.match(r"\s*(?:or (?:greater|higher|more|above)\s+)?(?:\d+-year\s+)?(?:\w+\s+){0,2}risk\b", after, re.I):
             return "10-year CVD risk"
         return "percent"
-    if unit == "ng/mL":  # "a PSA level of 4.0 ng/mL or higher"
-        return "PSA" if "psa" in low else "ng/mL value"
+    if unit == "ng/mL":  # "a PSA level of 4.0 ng/mL or higher"; ("A raised PSA can be caused by ..., and a result of
+        # 3 ng/mL or more usually means ...": PSA anywhere before it)
+        return "PSA" if "psa" in before.lower() else "ng/mL value"
     if unit == "µg/g":  # "a FIT result of 20 µg haemoglobin per gram of faeces or more"
         return "FIT haemoglobin"
     if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)

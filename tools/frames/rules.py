@@ -132,7 +132,8 @@ _NOT_A_RECOMMENDATION = re.compile(
     # with no value (not "lowers the age at which screening is covered: ... eligible at 45", "this lowers the starting
     # age from 50")
     r"|\b(?:raises|lowers) the (?:[\w-]+ ){0,2}(?:threshold|age|target|goal) at which\b(?![^.;]*\d)"
-    r"|\bgrade [A-DI] means\b|(?<!same )\bappl(?:ies|ied) to\b"
+    # (not a value that "now also applies to adults aged 65 and older"; "This target also applies to ..." names none)
+    r"|\bgrade [A-DI] means\b|(?<!same )(?<!also )\bappl(?:ies|ied) to\b|^[^\d]*\balso appl(?:ies|ied) to\b"
     r"|\b(?:issued|published|updated|addressed) (?:its|their|an?|the)\b|\b(?:issued|published|addressed) guidance\b"
     # an emergency reading is a reason to refer, not a threshold or a goal of the recommendation
     r"|\bsame-day (?:\w+ )?(?:assessment|referral|review)\b"
@@ -141,6 +142,8 @@ _NOT_A_RECOMMENDATION = re.compile(
     # a question left open: "The panel did not reach agreement on whether men at higher risk should start earlier and
     # makes no statement on this group"
     r"|\b(?:did|could) not reach (?:consensus|agreement)\b[^.]*\bmakes? no statement\b"
+    # ... or says only that: "No consensus was reached on starting statins after age 75"
+    r"|^\W*no (?:consensus|agreement) (?:was|could be) reached\b"
     # what a leaflet is about: "This summary explains when your doctor or nurse may talk to you about taking a statin"
     r"|^\W*this (?:summary|leaflet|guide|booklet|factsheet|fact sheet|page) (?:explains|describes|sets out|tells you)\b"
     # a measure's title names what it counts; its rationale states the stance ("Measure PQ-7: Non-recommended

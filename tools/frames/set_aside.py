@@ -18,7 +18,9 @@ SHARE_OF_PEOPLE = re.compile(r"\s*(?:or (?:more|higher|greater|above) )?(?:agree
 _PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)
 # a change observed, not a value of the recommendation: "the prevalence of high-grade lesions fell by more than 80%",
 # "trials in which intensive control increased all-cause mortality by 22%"
-_CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|increased|decreased|reduced|lowered|cut)"
+# ("Incidence among women in their forties has been rising by about 2 % a year")
+_CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|increased|decreased|reduced|lowered|cut"
+                            r"|rising|falling|increasing|decreasing|declining|growing)"
                             r"(?: [\w-]+){0,3} by (?:more than |over |about |around |roughly |nearly |almost |up to "
                             r"|some )?$", re.I)
 # a vote share written before its value: "(agreement 96%)", "(consensus reached, 92%)"

@@ -82,7 +82,10 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         "family history",
         r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
         # "members who have a father, brother or son with prostate cancer"
-        r"|\b(?:father|brother|son),? (?:(?:father|brother|son),? )?or (?:father|brother|son)\b",
+        r"|\b(?:father|brother|son),? (?:(?:father|brother|son),? )?or (?:father|brother|son)\b"
+        # "If a close relative had breast cancer at a young age", "your mother or sister had breast cancer"
+        r"|\b(?:a )?(?:close|near|blood) relatives? (?:had|has|have|with|was diagnosed)\b"
+        r"|\b(?:mother|sister|daughter),? (?:(?:mother|sister|daughter),? )?or (?:mother|sister|daughter)\b",
     ),
 )
 
@@ -127,9 +130,16 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
         "limited life expectancy",
         r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy"
         r"|\blife expectancy (?:of )?(?:less than|under|below) (?:\d+|one|two|three|four|five|ten)\b"
-        r"|\blimits? how long (?:\w+ ){1,2}expected to live",
+        r"|\blimits? how long (?:\w+ ){1,2}expected to live"
+        # "If you have other serious health problems and are not expected to live for more than 10 to 15 years"
+        r"|\bnot expected to live (?:for )?(?:more than|longer than|beyond|over) (?:\d+|one|two|three|four|five|ten)\b",
     ),
     ("nursing home residents", r"\bnursing home"),
+    # a looser glycemic goal "for older adults with multiple coexisting chronic illnesses, cognitive impairment or
+    # functional dependence"
+    ("multiple chronic illnesses",
+     r"\b(?:multiple|several|many) (?:coexisting |co-existing )?chronic (?:illnesses|conditions|diseases)\b"
+     r"|\bfunctional dependence\b|\bmultimorbidity\b"),
     # looser or tighter glycemic goals for subgroups: "if you are frail ... or have had dangerous hypos", "people who
     # manage their diabetes with diet alone" (not "a decision that weighs frailty", "without severe hypoglycemia")
     ("frailty",
