@@ -22,7 +22,7 @@ from clinrag.context import Context
 from clinrag.graph.events import contradiction_entry, disagreement_entry, emit
 from clinrag.graph.runtime import context_of, index_of
 from clinrag.graph.state import State, to_json
-from clinrag.question.understanding import asked_most_people, asked_tests, narrowed_facets
+from clinrag.question.understanding import asked_average_risk, asked_most_people, asked_tests, narrowed_facets
 from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.index.text import split_sentences
 from clinrag.tools.nli.backends import get_stance_backend
@@ -75,8 +75,10 @@ def contradiction_check(state: State, runtime: Runtime[Context]) -> dict:
     # a question about most people ("the A1C target for most adults") does not ask about the goals of groups named by
     # a condition
     most_people = asked_most_people(understood.asked) if understood else False
+    # one about people at average risk does not ask what higher-risk groups are advised
+    average_risk = asked_average_risk(understood.asked) if understood else False
     disagreements = find_conflicts([f for fs in frames.values() for f in fs], replaced_on, ages, narrowed, tests,
-                                   most_people)
+                                   most_people, average_risk)
     framed = {_key(f.sentence) for fs in frames.values() for f in fs}
     abstracts = {e.doc_id for e in state.evidence if e.source_type == "abstract"}
     nli_sentences = sentences_for_nli(sentences, framed, abstracts)

@@ -321,6 +321,16 @@ def asked_most_people(question: str) -> bool:
     return bool(_MOST_PEOPLE.search(question))
 
 
+_AVERAGE_RISK = re.compile(r"\baverage[- ]risk\b|\bat average risk\b", re.I)
+
+
+def asked_average_risk(question: str) -> bool:
+    """Whether a question asks about people at average risk ("the age at which men at average risk can start PSA
+    screening"), so what higher-risk groups are advised is not what it asks
+    (:func:`clinrag.tools.frames.conflicts.find_conflicts`' ``average_risk``)."""
+    return bool(_AVERAGE_RISK.search(question))
+
+
 def describe_person(age: int | None, sex: str | None) -> str:
     """The person as searched: "a man aged 72", "a woman", "aged 23" ("" when nothing was stated)."""
     who = {"female": "a woman", "male": "a man"}.get(sex or "", "")

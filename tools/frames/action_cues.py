@@ -207,6 +207,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:begin|start|have|hold|open)\w* (?:that|this|the|a|such a) (?:conversation|discussion)\b"
         r"|\b(?:begin|start)\w* (?:talking|discussing)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) (?:about|whether|if)\b"
+        # "your risk is higher and you can ask about the test from the age of 45"
+        r"|\b(?:can|may) ask (?:your \w+ )?(?:about|for) (?:the |a )?(?:test|testing|screening)\b"
         # "screening is a choice you can make with your doctor"
         r"|\b(?:is|are) a (?:choice|decision) (?:that )?(?:you|they|he|she) (?:can |should |will |may )?make\b"
         # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
@@ -310,6 +312,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # ("a PSA value above 4.0 ng/mL warrants referral to a urologist", "A PSA level above 4 ng/mL is usually
         # followed by a repeat test")
         rf"|\bwarrants? (?:a |an )?{_NEXT_STEP}\b"
+        # "A PSA level of 4 ng/mL or more is usually a reason for your GP to refer you to a hospital specialist"
+        r"|\b(?:is|are) (?:usually |normally |generally )?a reason (?:for [\w ]{1,30} )?to refer\b"
         rf"|\b(?:is|are) (?:usually |normally |generally |then )?followed by (?:a |an )?(?:{_NEXT_STEP}|biopsy"
         r"|colonoscopy)\b"
         # a test worth having only for some: "Testing is generally only worthwhile if you expect to live at least ten
@@ -381,6 +385,12 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a patient summary's usual practice ("most men have a PSA test once a year"), a goal named after its value
         # ("a reading below 150/90 is usually the goal")
         r"|\b(?:is|are) (?:mailed|posted)\b"
+        # a programme's offer: "are offered a repeat scan every two years", "A low-dose CT scan is offered when ..."
+        r"|(?<!be )\b(?:is|are) offered (?:a |an )?(?:repeat |further |low-dose |LDCT )?(?:scan|CT|test|screen)\b"
+        r"|\b(?:scan|CT|test|screen|screening) is offered (?:when|if|to)\b"
+        # the wait until the next test: "If no HPV is found, you will not need another test for 5 years"
+        r"|\b(?:will not|won't|do not|don't) need another(?: one| test)? (?:for|within|before) (?:at least )?"
+        r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten)\b"
         r"|\b(?:guidance|advice|recommendations?) that\b[^.;]{0,80}\bbe (?:screened|tested|offered|treated)\b"
         r"|\bmost (?:men|women|people|adults|patients) (?:have|get|need|repeat)\b"
         # ... or named first: "The aim of treatment is a reduction in LDL cholesterol of 30 % to 49 % from baseline"

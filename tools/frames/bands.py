@@ -33,6 +33,13 @@ def general(frame: Frame) -> bool:
             and not selected_by_ldl(frame))
 
 
+def higher_risk(frame: Frame) -> bool:
+    """A frame about a higher-risk group: a stated high risk or a criterion that makes one
+    (:data:`RISK_GROUP_CRITERIA`)."""
+    p = frame.population
+    return p.risk in ("high", "very high") or bool(RISK_GROUP_CRITERIA.intersection(p.criteria))
+
+
 def selected_by_ldl(frame: Frame) -> bool:
     """People selected by a lower limit on LDL-C and no 10-year risk ("with an LDL-C of 190 mg/dL or higher"), a
     subgroup (:func:`general`)."""

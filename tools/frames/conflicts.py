@@ -164,12 +164,14 @@ def asked_about(facet: str, a: Frame, va: str, b: Frame, vb: str, docs: dict[Any
 
 def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = None, ages: AgeBand | None = None,
                    narrowed: Collection[str] = BAND_FACETS, tests: Collection[str] = (),
-                   most_people: bool = False) -> list[Disagreement]:
+                   most_people: bool = False, average_risk: bool = False) -> list[Disagreement]:
     """Typed conflicts among frames (see module docstring; ``replaced_on`` as in :func:`pairing.pair_kind`;
     ``ages``: the ages the question asks about; ``narrowed``: the facets narrowed to them, :func:`asked_about`;
     ``tests``: the tests the question names; schedules of two different tests are compared only where it names both;
     ``most_people``: the question asks about most people ("the A1C target for most adults"), so the goals and
-    thresholds of groups named by a condition ("below 58 mmol/mol for those with frailty") are not what it asks)."""
+    thresholds of groups named by a condition ("below 58 mmol/mol for those with frailty") are not what it asks;
+    ``average_risk``: the question asks about people at average risk, so the advice for higher-risk groups ("Black men
+    and men with a family history from 40") is not what it asks)."""
     docs: dict[Any, list[Frame]] = defaultdict(list)
     for f in frames:
         docs[(f.doc_id, f.intervention)].append(f)
@@ -182,6 +184,8 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
         if facet == "interval" and tests and a.test != b.test and any(f.test and f.test not in tests for f in (a, b)):
             return
         if most_people and facet in ("target", "threshold") and (a.population.conditions or b.population.conditions):
+            return
+        if average_risk and (bands.higher_risk(a) or bands.higher_risk(b)):
             return
         org = tuple(sorted(org_key(a.org))) if kind == "change" else era(kind, a, b)
         group = groups[(kind, facet, a.intervention, org)]

@@ -97,10 +97,11 @@ def _same_group(a: Frame, b: Frame) -> bool:
     return ca == cb or bool(a.targets and b.targets and ca & cb)
 
 
-def _within(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
-    """Whether ``a``'s effective age band lies within ``b``'s (:func:`bands.band`)."""
-    (alo, ahi), (blo, bhi) = (bands.band(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
-    return blo <= alo and ahi <= bhi
+def _within(a: Frame, b: Frame, scope: Frame, docs: dict[Any, list[Frame]]) -> bool:
+    """Whether the ages ``a``'s effective band shares with ``scope``'s lie within ``b``'s band (:func:`bands.band`):
+    "80 and over" against a measure's goals for 18 to 85, within its goal for 80 to 85."""
+    (alo, ahi), (blo, bhi), (slo, shi) = (bands.band(f, docs[(f.doc_id, f.intervention)]) for f in (a, b, scope))
+    return blo <= max(alo, slo) and min(ahi, shi) <= bhi
 
 
 def ages_meet(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
@@ -179,5 +180,5 @@ def goal_set_aside(f: Frame, other: Frame, docs: dict[Any, list[Frame]], kind: s
     suggested_beside = (kind == "disagreement" and f.action == "suggest_or_consider" and other.action == "recommend"
                         and any(g.action == "recommend" and stated(g) == stated(f) for g in own))
     general_beside_banded = stated(f) == (None, None) and stated(other) != (None, None) and any(
-        stated(g) != (None, None) and _within(other, g, docs) for g in own)
+        stated(g) != (None, None) and _within(other, g, f, docs) for g in own)
     return bool(f.targets) and (suggested_beside or general_beside_banded)

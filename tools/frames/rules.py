@@ -166,7 +166,10 @@ _FINDING = re.compile(
     r"|\b(?:is|are|was|were) associated with\b"
     # a decision aid's outcomes per thousand: "Out of 1,000 men your age who have regular PSA tests over ten years,
     # about one will avoid dying of prostate cancer", "If 1,000 women are screened every year ..."
-    r"|^\W*(?:out of|of|for every|if|among) (?:every )?\d[\d,]* (?:men|women|people|adults|persons|patients)\b",
+    r"|^\W*(?:out of|of|for every|if|among) (?:every )?\d[\d,]* (?:men|women|people|adults|persons|patients)\b"
+    # ... and a share: "About one in four people who come to a check are offered a scan"
+    r"|^\W*(?:about |around |roughly |nearly |almost )?(?:\d+|one|two|three|four|five) in (?:\d+|two|three|four|five"
+    r"|six|seven|eight|nine|ten|\w+ hundred) (?:men|women|people|adults|persons|patients|participants)\b",
     re.I,
 )
 # (a decision aid's "..., so whether to take it is a personal choice that you and your doctor make together")
@@ -258,7 +261,9 @@ _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
 _NOT_EXCLUDED = re.compile(r"\b(?:should|must) (?:not|no longer) be used (?:to (?:exclude|disqualify)"
                            r"|as an? (?:eligibility )?criterion)\b"
                            # "Step 3: Do not exclude former smokers because of how long ago they quit"
-                           r"|\b(?:do not|don't|should not|must not) exclude\b", re.I)
+                           r"|\b(?:do not|don't|should not|must not) exclude\b"
+                           # "Pack-year cut-offs are not used on their own": who is eligible
+                           r"|\b(?:cut-?offs?|thresholds?|criteria) (?:are|is) not used\b", re.I)
 # an insurer's frequency limit, how often a covered test is covered: "a second screening study within 12 months of the
 # last is considered not medically necessary"
 _FREQUENCY_LIMIT = re.compile(r"\b(?:a second|another|an additional|a repeat|more than one)\b[^.;]{0,50}\bwithin "
@@ -297,12 +302,21 @@ _AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |s
                                re.I)
 
 
+# what an organization does not offer to everyone, before what it does for some: "PSA testing should not be offered as
+# population screening, but that well-informed men aged 50 to 74 ... who request it ... should be tested" (the stance
+# is the second part's)
+_NOT_AS_POPULATION = re.compile(r"\b(?:should|will|must) not be (?:offered|provided|introduced|used) as (?:a )?"
+                                r"(?:population|organi[sz]ed|national|mass) (?:screening|programme|program)\b[^.;]*?,?"
+                                r"\s+but (?:that )?", re.I)
+
+
 def action(text: str) -> str | None:
     """The action a clause states: a grade or class decides when present (a favourable one graded on permission to
     stop is that permission: "discourage"), otherwise the first lexical cue. A bare letter ("(B)") decides only
     when no word does: ADA writes its levels of evidence the same way ("is reasonable (A)"), and so does a grade
     paired with a level of evidence or a consensus ("[Grade D, consensus]", "[Grade B, Level 2]"), which grades the
     evidence, not the advice."""
+    text = _NOT_AS_POPULATION.sub("", text)
     grade = _GRADE.search(text)
     bare = grade is not None and (re.fullmatch(r"\([A-Z]\)", grade.group(0)) is not None or re.match(
         r"\s*[,;]\s*(?:level|consensus|LoE|evidence)\b", text[grade.end():], re.I) is not None)

@@ -16,6 +16,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("pack-years >= {}", r"\b(\d+)[- ]pack[- ]years?|\b(\d+) or more pack[- ]years?"
      # a pathway's step: "Calculate pack-years (...) and proceed only if the total is at least 20"
      r"|\bpack[- ]years?\b[^.;]{0,80}?\bonly if (?:the total|it|the number|the count) is at least (\d+)\b"),
+    # a programme that selects by a risk model instead: "Pack-year cut-offs are not used on their own"
+    ("pack-years: any", r"\bpack[- ]years? (?:cut-?offs?|thresholds?|criteria|limits?) (?:are|is) not used\b"
+     r"|\bno (?:minimum )?pack[- ]years? (?:threshold|cut-?off|requirement|minimum)\b"),
     (
         "years since quitting <= {}",
         # "quit within the past 15 years", "current smoking or cessation within the past 15 years"
@@ -106,6 +109,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     ("immunocompromised", r"\bliving with HIV\b|\bHIV[- ](?:positive|infection)\b"
      r"|\bimmuno-?(?:compromised|suppress\w*)\b|\b(?:weakened|weak|compromised) immune system\b|\borgan transplant\b"),
     ("inadequate prior screening", r"\bnot had adequate prior screening|\binadequate prior screening"
+     # "covered only when ... the member ... has not been adequately screened before"
+     r"|\b(?:has|have) not (?:been|had been) adequately screened\b"
      # "If you are 65 or over, you will be invited again only if one of your last three tests was abnormal", "After
      # your 65th birthday we will only invite you again if one of your last three tests was abnormal"
      r"|\bonly (?:(?:invite|recall|screen|test) (?:you|them|her|him) (?:again )?)?if (?:one of )?"
