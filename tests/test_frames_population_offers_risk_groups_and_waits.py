@@ -72,3 +72,30 @@ def test_the_wait_until_the_next_test_and_a_programmes_offers():
 def test_pack_year_cut_offs_not_used():
     assert _frames("Pack-year cut-offs are not used on their own, because in our pilot they would have missed about a "
                    "third of the cancers.", LUNG)[0][3] == ["pack-years: any"]
+
+
+
+def test_a_general_goal_gives_way_to_a_banded_one_only_within_its_band():
+    from frame_fixtures import BP, conflict_facets
+
+    # a general goal beside one for 65 and older is compared with a measure's goal for 18 to 85 (under 65 too)
+    academy = _doc("yc-bp", BP["topic"], "For adults with confirmed hypertension and a 10-year cardiovascular risk of "
+                   "10% or higher, drug therapy is recommended to reach a target of less than 130/80 mm Hg (class I; "
+                   "LOE B-R). The same goal of below 130/80 is reasonable for community-dwelling adults aged 65 and "
+                   "older who are ambulatory (class IIa; LOE B-R).", population="adults")
+    measure = _doc("sk-bp", BP["topic"], "Quality measure CBP-3 assesses the percentage of members aged 18 to 85 years "
+                   "with a diagnosis of hypertension whose most recent blood pressure during the measurement year was "
+                   "adequately controlled, defined as below 140/90 mm Hg.",
+                   population="Health-plan members aged 18 to 85 years with a diagnosis of hypertension.")
+    frames = [f for d in (academy, measure) for f in document_frames(d)]
+    under_65 = find_conflicts(frames, ages=(None, 64), narrowed=frozenset({"action", "target"}))
+    assert [c.pairs for c in under_65 if c.facet == "target"] == [[("sk-bp", "yc-bp")]]
+    # a measure's general goal beside its own goal for 80 to 85 gives way to it against a goal for 80 and over
+    quality = _doc("ph-bp", BP["topic"], "Numerator: patients whose most recent blood pressure in the measurement "
+                   "year was adequately controlled, meaning a systolic reading below 140 mm Hg and a diastolic "
+                   "reading below 90 mm Hg; for patients aged 80 to 85, a reading below 150/90 mm Hg also counts as "
+                   "controlled.",
+                   population="adults aged 18 to 85 with diagnosed hypertension")
+    pathway = _doc("rp-bp", BP["topic"], "Step 4: aim for a clinic blood pressure below 140/90 mmHg in people under "
+                   "80, or below 150/90 mmHg in those aged 80 and over.")
+    assert ("target", ("ph-bp", "rp-bp")) not in conflict_facets(quality, pathway)
