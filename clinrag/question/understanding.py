@@ -321,7 +321,7 @@ def asked_most_people(question: str) -> bool:
     return bool(_MOST_PEOPLE.search(question))
 
 
-_AVERAGE_RISK = re.compile(r"\baverage[- ]risk\b|\bat average risk\b", re.I)
+_AVERAGE_RISK = re.compile(r"\baverage[- ]risk\b", re.I)  # "average-risk adults", "men at average risk"
 
 
 def asked_average_risk(question: str) -> bool:

@@ -28,16 +28,14 @@ def general(frame: Frame) -> bool:
     band of LDL-C ("LDL-C of 70 to 189 mg/dL") describes the general population the recommendation is for, and so
     does a risk threshold stated beside the LDL-C limit ("adults aged 40 to 75 with a 10-year risk of 10% or more,
     and any adult with LDL cholesterol of 190 mg/dL or higher")."""
-    p = frame.population
-    return (not p.conditions and p.risk in (None, "average") and not RISK_GROUP_CRITERIA.intersection(p.criteria)
-            and not selected_by_ldl(frame))
+    return not frame.population.conditions and not higher_risk(frame) and not selected_by_ldl(frame)
 
 
 def higher_risk(frame: Frame) -> bool:
-    """A frame about a higher-risk group: a stated high risk or a criterion that makes one
-    (:data:`RISK_GROUP_CRITERIA`)."""
+    """A frame about a higher-risk group: a stated risk other than average ("high", "very high") or a criterion that
+    makes one (:data:`RISK_GROUP_CRITERIA`)."""
     p = frame.population
-    return p.risk in ("high", "very high") or bool(RISK_GROUP_CRITERIA.intersection(p.criteria))
+    return p.risk not in (None, "average") or bool(RISK_GROUP_CRITERIA.intersection(p.criteria))
 
 
 def selected_by_ldl(frame: Frame) -> bool:
