@@ -4,6 +4,7 @@ individual decision, insufficient evidence, recommend against, discourage), chec
 
 from __future__ import annotations
 
+from clinrag.tools.frames.lexicon import OVERUSE
 from clinrag.tools.frames.no_stance import NEW_AGE, STEP
 from clinrag.tools.frames.programme_cues import OFFERED
 
@@ -48,7 +49,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
     ),
     (
         "discourage",
-        rf"\bdiscourag\w*|\bconsider not\b|\bsuggests? (?:against|not)\b|{MAY_STOP_CUE}|\bnot (?:necessary|needed)\b"
+        # (not "to discourage overtreatment", the harm of too much of it)
+        rf"\bdiscourag\w*\b(?! (?:the )?{OVERUSE})|\bconsider not\b|\bsuggests? (?:against|not)\b|{MAY_STOP_CUE}"
+        r"|\bnot (?:necessary|needed)\b"
         # "suggests that clinicians refrain from screening", "suggest that persons who are up to date with screening
         # stop routine screening after age 75"
         r"|\bsuggest\w*\b[^.;]{0,40}\brefrain\w* from\b"
@@ -152,7 +155,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "statin initiation is left to clinical judgment and a discussion with the patient"
         r"|\bleft to (?:clinical judg\w+|the (?:clinician|patient)|individual)\w*"
         r"|\b(?:discussion|conversation)(?: (?:about|of|on) [^.,;]{1,40})? should (?:start|begin)"
-        r"|\b(?:a|be|informed,?(?: and)?) shared decision\b|\bcase[- ]by[- ]case\b"
+        # ("a PSA test should be ordered only after a documented shared decision", not a coverage policy's "documented
+        # shared decision-making visit" before the first scan)
+        r"|\b(?:a|be|informed,?(?: and)?) (?:documented shared decision\b(?![- ]making)|shared decision\b)"
+        r"|\bcase[- ]by[- ]case\b"
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecided? together\b"
         # "... (I statement), and decisions should take account of health and personal preference"
         r"|\bdecisions? (?:should|must|will) (?:take account of|take into account|be based on|reflect)\b"
@@ -300,7 +306,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # mm Hg"
         r"|\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:has|have) been (?:\w+ )?(?:lowered|raised|reduced|increased|moved"
         r"|changed) to\b"
-        r"|\bdefine[sd]?\b(?! as (?:agreement\b|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
+        # (not a vote's rule: "with consensus defined in advance as at least 75 % agreement")
+        r"|\bdefine[sd]?\b(?! (?:in advance |beforehand )?as (?:agreement\b"
+        r"|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
         # ("The treatment goal for adults under 80 years is a clinic blood pressure below 140/90 mm Hg")
         r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)?(?: (?:for|in) [^.;,]{1,40}?)? is\b"
         # an order set's default: "Record the individual HbA1c target; the network default for adults with type 2
@@ -404,8 +412,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bis an? (?:appropriate|reasonable|suitable) (?:goal|target)\b"
         r"|\ban? (?:good|sensible|usual|suitable) (?:goal|target) (?:for [^.;,]{1,40}?)?is\b"
         # a goal stated as what it is: "The general HbA1c goal for most non-pregnant adults ... is now below 7.0%"
-        r"|\b(?:goal|target)\b[^.;]{0,80}\b(?:is|are|remains?) (?:now |still )?(?:below|under|less than|lower than"
-        r"|between)\b"
+        r"|\b(?:goal|target)\b[^.;]{0,80}\b(?:is|are|remains?) (?:now |still )?"
+        # ("The treatment target for people under 80 remains a clinic blood pressure below 140/90 mm Hg")
+        r"(?:an? (?:clinic |office |home )?(?:blood pressure|BP|reading|A1C|HbA1c|level) )?(?:below|under|less than"
+        r"|lower than|between)\b"
         # ... or as kept: "For older adults with frailty ..., the goal of below 8.0% (64 mmol/mol) is unchanged"
         r"|\b(?:goal|target) (?:of )?(?:below|under|less than|lower than|between)\b[^;]{0,60}?\b(?:is|are|remains?) "
         r"unchanged\b"
@@ -431,6 +441,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # summary table's row or a step named by its facet ("Frequency, for men aged 50 to 69: a PSA test every 12
         # months", "Step 3, treatment targets: clinic blood pressure below 140/90 mmHg")
         rf"|^\W*{STEP}(?:order|offer|screen|test|repeat|arrange|refer|schedule)\b"
+        # an order set's indication: "Indication for the default statin order: age 40 to 75 years, ..."
+        r"|^\W*indications? for (?:the |a |this )?(?:[\w-]+ ){0,3}(?:order|prescription|therapy|treatment)\s*:"
         rf"|^\W*(?:{STEP})?(?:(?:screening |repeat |recall )?(?:frequency|interval)|repeat testing"
         r"|(?:treatment |blood pressure |BP |A1C |HbA1c )?(?:targets?|goals?))\b"
         r"[^:.;]{0,60}:",

@@ -47,12 +47,15 @@ def selected_by_ldl(frame: Frame) -> bool:
 
 def _decision_bands(frames: list[Frame]) -> list[tuple[int, int]]:
     """Closed age bands a document leaves to an individual decision ("may begin at ages 40 to 49 if the patient
-    chooses")."""
+    chooses"). A decision for the people of those ages within a band of a measure ("members aged 40 through 75 with
+    a calculated risk of 7.5 % to less than 10 %") leaves the others of those ages to the document's other
+    statements, and is no such band."""
     return [
         (f.population.age_min, f.population.age_max)
         for f in frames
         if f.action == "individual_decision"
         and general(f)
+        and not f.thresholds
         and f.population.age_min is not None
         and f.population.age_max is not None
     ]

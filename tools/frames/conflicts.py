@@ -59,6 +59,15 @@ def _band_text(f: Frame, docs: dict[Any, list[Frame]]) -> str:
     return bands.band_label(*bands.band(f, docs[(f.doc_id, f.intervention)]))
 
 
+def _downgraded(a: Frame, b: Frame, kind: str) -> bool:
+    """Between versions of one organization, a graded recommendation turned into a graded suggestion or the reverse
+    ("recommends ... (Class I)" in 2016, "may consider ... (Class IIb)" in 2022): both are for the intervention, and
+    the change of strength is the change of action. Between organizations, strengths are graded on different scales
+    and the two are one stance."""
+    return kind == "change" and {a.action, b.action} == {"recommend", "suggest_or_consider"} and bool(
+        a.strength and b.strength)
+
+
 def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "disagreement"
                  ) -> dict[str, tuple[str, str]]:
     """Facet -> (value of a, value of b) for every facet on which two comparable frames differ; a goal to treat to
@@ -67,7 +76,7 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     numbers_a = sorted(q.key() for q in a.thresholds + a.targets)
     same_numbers = bool(numbers_a) and numbers_a == sorted(q.key() for q in b.thresholds + b.targets)
     if (
-        STANCE[a.action] != STANCE[b.action]
+        (STANCE[a.action] != STANCE[b.action] or _downgraded(a, b, kind))
         and bool(a.targets) == bool(b.targets)
         # what to do at a result ("refer to urology if PSA is 4.0 ng/mL or higher") is not whom to screen
         and (bool(a.thresholds) == bool(b.thresholds) or not a.intervention.endswith("screening"))

@@ -72,9 +72,12 @@ def test_options(text: str, intervention: str) -> list[tuple[str | None, Interva
 
 # a test that another replaces: one named as unavailable ("If primary HPV testing is unavailable, order cervical
 # cytology every three years instead", "where HPV testing is not yet available, cytology at 3-year intervals is
-# acceptable") or replaced "in place of" another
+# acceptable", "if the laboratory cannot provide primary HPV testing, ...") or replaced "in place of" another
 _REPLACED_TEST = re.compile(r"\b(?:if|when|where)\s+[^,;]{0,60}?\b(?:is|are)\s+(?:unavailable|not (?:yet )?available"
                           r"|declined|not possible|not feasible|contraindicated)\b[^,;]*"
+                          # ("if the laboratory cannot provide primary HPV testing, order cytology alone every 3 years")
+                          r"|\b(?:if|when|where)\s+[^,;]{0,40}?\b(?:cannot|can't|can not|does not|do not|is unable to)"
+                          r" (?:provide|offer|perform|process|run|supply)\b[^,;]*"
                           # the test another one replaces: "primary testing for hrHPV in place of cytology-based
                           # screening" (up to the test's name: "in place of conventional digital mammography for
                           # annual screening" keeps its interval)

@@ -17,6 +17,8 @@ import re
 from clinrag.tools.frames.subgroups import CONDITIONS
 
 SUPPLEMENTAL = "supplemental breast imaging"  # named in a sentence, it is what the sentence is about
+# too much of an intervention, a harm rather than the intervention itself: "to discourage overtreatment"
+OVERUSE = r"over-?(?:treatment|treating|use|testing|screening|diagnosis|prescribing)\b"
 
 # Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
 # in extract.py depending on whether the sentence states a target.

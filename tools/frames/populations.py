@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import ages, subgroups
+from clinrag.tools.frames.lexicon import OVERUSE
 from clinrag.tools.frames.schema import FrameContext, Population
 
 _POP_HEAD = re.compile(
@@ -166,8 +167,9 @@ def _risk(text: str) -> str | None:
 # a reason given for the recommendation says why, not for whom: "..., ask whether your medicines should be reduced,
 # because very low levels can cause dangerous hypos"
 # (not "because of how long ago they quit", the criterion itself: "Do not exclude former smokers because of how long ago
-# they quit")
-_REASON = re.compile(r",?\s+because\b(?! of how long ago)[^;]*", re.I)
+# they quit"), and so does a purpose: "..., to discourage overtreatment in older and frail patients"
+_REASON = re.compile(r",?\s+(?:because\b(?! of how long ago)|to (?:discourage|avoid|prevent|reduce|limit) "
+                     rf"{OVERUSE})[^;]*", re.I)
 
 
 # an age after "no upper age limit" illustrates the open band, it does not start one: "There is no upper age limit: if

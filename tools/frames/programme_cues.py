@@ -14,7 +14,9 @@ from clinrag.tools.frames.no_stance import AUDIENCE, ENTRY_STEP
 # most recent HbA1c under 8.0%"): a cue of "recommend" and of a goal (:mod:`.quantities`)
 NUMERATOR_NOW = (r"\bnumerator (?:now |still )?(?:continues to require|requires)\b"
                  r"|\bnumerator (?:threshold|cut-?off|target|goal)\b[^.;]{0,60}?\b(?:has been|is now|is|was) "
-                 r"(?:tightened|lowered|raised|changed|set|relaxed|loosened|reduced|moved) to\b")
+                 r"(?:tightened|lowered|raised|changed|set|relaxed|loosened|reduced|moved) to\b"
+                 # ("a patient now meets the measure when the most recent HbA1c is below 8.0%")
+                 r"|\bmeets? the (?:measure|numerator) (?:when|if)\b")
 
 OFFERED = (
     # what a programme offers or an insurer covers, and who is eligible: "the programme now offers a low-dose CT
@@ -26,14 +28,15 @@ OFFERED = (
     r"|\bwe (?:now |also |currently )?offer\b"
     # ("If your PSA is 4 ng/mL or above, your doctor will usually refer you to a urologist")
     r"|\b(?:doctor|GP|nurse|clinician|practice|team) (?:will|'ll|’ll) (?:usually |normally |generally |then )?"
-    r"(?:offer|refer)\b"
+    # ("If your PSA is 3 ng/mL or higher, your GP will usually repeat the test and may refer you for an MRI scan")
+    r"(?:offer|refer|repeat (?:the|your) (?:PSA )?(?:test|blood test))\b"
     r"|\bcovers\b|\b(?:is|are|remains?|stays?) (?:still )?covered\b|\bmedically necessary\b|\bfrequency limits?\b"
     # "Covered: screening for members aged 21 through 65, limited to one cytology test every 3 years", "coverage is
     # limited to one primary hrHPV test ... every 5 years"
     r"|^\W*covered\s*:|\bcoverage is limited to\b|\blimited to one\b"
     r"|\bcovered frequenc(?:y|ies)\b"
     # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
-    r"|\b(?:you|they) can (?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
+    r"|\b(?:you|they) can (?:now |also |still )?(?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
     r"|\bcovered (?:screening )?(?:tests?|services?)\b|\bcan be screened\b"
     # who a leaflet or decision aid is for
     rf"|{AUDIENCE}"
@@ -96,6 +99,9 @@ OFFERED = (
     # cancer"
     r"|^\W*description\s*:\s*(?:the )?(?:percentage|proportion) of\b"
     r"|\b(?:remain|are|is|become) eligible\b"
+    # ("It no longer matters how long ago you stopped smoking, so people who quit 15 years ago or more are now
+    # included")
+    r"|\b(?:are|is) now included\b"
     # a measure's other reading for some people: "...; for patients aged 80 to 85, a reading below 150/90 mm Hg also
     # counts as controlled"
     r"|\b(?:also )?(?:counts?|is counted|are counted|qualif(?:y|ies)) as (?:adequately |well[- ])?controlled\b"

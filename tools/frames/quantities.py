@@ -46,6 +46,14 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 # has been lowered to 130/80 mm Hg", "the treatment threshold was raised to a 10-year risk of 10%")
 THRESHOLD_MOVED = re.compile(r"\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:lowered|raised|reduced|increased|moved"
                              r"|changed) to (?:an? |the )?(?:[\w-]+ ){0,3}(?:of )?(?:below |under )?$", re.I)
+# an inverse measure counts the people beyond a limit, where a lower rate is better: its limit is the level of poor
+# control or of overtreatment, a threshold, not a goal ("Measure DM-2 (poor control, an inverse measure) reports the
+# share ... whose most recent A1C was above 9.0 %", "Measure DM-3 (potential overtreatment) reports the share of
+# patients ... whose most recent A1C was below 6.5 %, and a lower rate is better")
+INVERSE_MEASURE = re.compile(r"\binverse measure\b|\ba lower (?:rate|score|percentage) (?:is|indicates|means|reflects) "
+                             r"better\b", re.I)
+# a limit moved, written as two limits: "has been lowered from below 7.5 % to below 7.0 %" (not the range 7.5 to 7)
+MOVED_LIMIT = re.compile(r"\bfrom (?:below|under|less than|above|over|at least)\s*$", re.I)
 _TARGET_CUE = re.compile(
     r"\btarget(?![- ]organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
     r"|\btreat(?:ed|ing)? to\b|\bgood enough\b|\bright balance\b"
@@ -109,6 +117,8 @@ _BAND_IN = re.compile(rf"\bbetween (?P<low>\d+\.\d+|{NUMBER}) and (?P<high>\d+\.
 _PER_GRAM = re.compile(r"(\d+(?:\.\d+)?)\s*(?:µg|μg|ug|mcg|micrograms?)"
                        r"(?:\s+of)?(?:\s+(?:haemoglobin|hemoglobin|Hb|blood))?"
                        r"\s*(?:/|per)\s*(?:g|gram)\b(?:\s+of\s+(?:faeces|feces|stool|poo))?", re.I)
+# a PSA in words: "3 nanograms per millilitre (ng/mL)" (ng/mL)
+_NG_PER_ML = re.compile(r"(\d+(?:\.\d+)?)\s*nanograms?\s*(?:/|per)\s*(?:millilit(?:re|er)|mL)\b(?:\s*\(ng/mL\))?", re.I)
 
 
 def _decimal(text: str) -> float:
@@ -172,7 +182,7 @@ def _op(before: str, after: str) -> str:
 
 def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
     """(thresholds, targets) stated in a clause."""
-    text = _PER_GRAM.sub(r"\1 µg/g", _spelled_percentages(text))
+    text = _NG_PER_ML.sub(r"\1 ng/mL", _PER_GRAM.sub(r"\1 µg/g", _spelled_percentages(text)))
     for pattern, joined in SYSTOLIC_OR_DIASTOLIC:
         text = pattern.sub(joined, text)
     taken: list[tuple[int, int]] = []
@@ -182,8 +192,10 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
         for m in re.finditer(pattern, text, re.I):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
-            taken.append((m.start(), m.end()))
             before, after = text[: m.start()], text[m.end() :]
+            if kind == "range" and MOVED_LIMIT.search(before):  # two limits, the former and the new one
+                continue
+            taken.append((m.start(), m.end()))
             not_a_value = set_aside.SHARE_OF_PEOPLE.match(after) or any(
                 p.search(before) for p in set_aside.NOT_A_VALUE_BEFORE)
             if not_a_value and not kind.startswith("bp_"):
@@ -217,11 +229,12 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
         elif pair and found[i][4] not in ("=", "range") and found[i + 1][4] == "=":
             found[i + 1] = (*found[i + 1][:4], found[i][4])
     named = []
+    inverse = INVERSE_MEASURE.search(text)
     for (pos, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
         name = quantity_name(before, unit, in_target, following[pos])
         if name == TIME_IN_RANGE:  # a share of readings is no percentage an A1C could be compared with
             unit = "% of readings"
-        is_target = in_target and "risk" not in name
+        is_target = in_target and "risk" not in name and not inverse
         named.append(Quantity(name=("target:" if is_target else "") + name, op=op, value=value, unit=unit))
     merged = merge_systolic_diastolic(named)
     thresholds = [q for q in merged if not q.name.startswith("target:")]

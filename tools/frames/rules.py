@@ -149,6 +149,14 @@ _NOT_A_RECOMMENDATION = re.compile(
     # a measure's title names what it counts; its rationale states the stance ("Measure PQ-7: Non-recommended
     # PSA-based screening in older men (inverse measure; a lower rate is better)")
     r"|^\W*(?:quality )?measure\b[^.:]{0,40}:\s*non-?recommended\b"
+    # an option turned down: "The Society considered, and rejected, the lower 130/80 mm Hg threshold adopted by some
+    # North American bodies, judging that it would label an extra 14% of adults as hypertensive"
+    r"|\bconsidered,? (?:and|but) rejected\b"
+    # what others do: "Some countries now start bowel screening at 45, and our advisory board is reviewing the
+    # evidence" (not "Some countries start at 45; we recommend starting at 50", the document's own stance beside it)
+    r"|^\W*(?:some|other|many|several|a few|a number of) (?:other )?(?:countries|nations|programmes|programs"
+    r"|organi[sz]ations|societies|health systems|jurisdictions|regions)\b"
+    r"(?![^.]*\bwe (?:now |still |also )?(?:recommend|advise|suggest|offer|invite|send)\b)"
     # a tool for deciding, not a stance: "Coronary artery calcium scoring may help to refine decisions for those whose
     # risk is borderline"
     r"|\b(?:may|can|might|could) help (?:to )?(?:refine|inform|guide)\b[^.;]{0,20}\bdecisions?\b",
@@ -296,10 +304,11 @@ _GRADED_AGAINST = re.compile(r"\bnot recommended\b|\brecommends? against\b", re.
 
 # ("starting a statin may be considered after shared decision-making that weighs life expectancy (Class IIb)", "In
 # adults older than 75, initiating a statin may be considered after weighing life expectancy, frailty and the
-# patient's wishes (Class IIb)")
+# patient's wishes (Class IIb)", "initiating a statin may be reasonable after discussing potential benefit, adverse
+# effects, drug interactions and competing risks (class IIb)")
 _AFTER_DISCUSSION = re.compile(r"\bafter (?:a |an )?(?:clinician[–-]patient |shared )?(?:risk )?(?:discussion"
-                               r"|conversation|decision[- ]making)\b|\bafter (?:carefully |careful(?:ly)? )?weighing\b",
-                               re.I)
+                               r"|conversation|decision[- ]making)\b"
+                               r"|\bafter (?:carefully |careful(?:ly)? )?(?:weighing|discussing)\b", re.I)
 
 
 # what an organization does not offer to everyone, before what it does for some: "PSA testing should not be offered as

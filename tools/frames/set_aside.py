@@ -23,8 +23,10 @@ _CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|incre
                             r"|rising|falling|increasing|decreasing|declining|growing)"
                             r"(?: [\w-]+){0,3} by (?:more than |over |about |around |roughly |nearly |almost |up to "
                             r"|some )?$", re.I)
-# a vote share written before its value: "(agreement 96%)", "(consensus reached, 92%)"
-_VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)(?:\s*(?:of|:|=|was|reached))?[\s,]*$", re.I)
+# a vote share written before its value: "(agreement 96%)", "(consensus reached, 92%)", "The panel agreed (92 %)
+# that ..."
+_VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)(?:\s*(?:of|:|=|was|reached))?[\s,]*$"
+                                r"|\b(?:agreed|voted)\s*\(\s*$", re.I)
 # a programme's performance standard is not a value of a recommendation: "with an acceptable level of 80%", "an
 # achievable level of at least 95%"
 _PERFORMANCE = re.compile(r"\b(?:acceptable|achievable) (?:level|standard|rate)\b[^.;]{0,15}$"
@@ -64,10 +66,13 @@ FORMER_VALUE = re.compile(
     # ("the earlier specification used a risk cut-off of 20%")
     r"|\b(?:former|previous|earlier|prior) (?:edition|version|guideline|statement|specification|policy|measure"
     r"|standards?)\b[^.;]{0,30}$"
+    # a value considered and turned down: "The Society considered, and rejected, the lower 130/80 mm Hg threshold"
+    r"|\b(?:rejected|declined to adopt|did not adopt),?(?: the| a| an)?"
+    r"(?: (?:lower|higher|stricter|tighter|looser))?\s*$"
     # "7.5% or more, lowered from the 10% cut-off used in 2018"
-    # ("a goal of less than 8.5%, relaxed from 8.0% in the previous edition")
+    # ("a goal of less than 8.5%, relaxed from 8.0% in the previous edition", "lowered from below 7.5 % to below 7.0 %")
     r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up|relaxed|tightened|loosened|eased) from"
-    r"(?: the| a| an)?\s*$", re.I)
+    r"(?: the| a| an)?(?: (?:below|under|less than|above|over|at least))?\s*$", re.I)
 
 
 # a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are

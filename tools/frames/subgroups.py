@@ -23,14 +23,17 @@ CRITERIA: tuple[tuple[str, str], ...] = (
         "years since quitting <= {}",
         # "quit within the past 15 years", "current smoking or cessation within the past 15 years"
         r"\b(?:quit|stopped|gave up|given up|cessation)(?: smoking)? (?:within|no more than|in) (?:the )?"
-        r"(?:past |last |previous )?(\d+) years",
+        r"(?:past |last |previous )?(\d+) years"
+        # a leaflet's "you still smoke or stopped less than 15 years ago"
+        r"|\b(?:quit|stopped|gave up)(?: smoking)? (?:less|fewer) than (\d+) years ago\b",
     ),
     # stop once someone "has not smoked for more than 15 years" / "has gone 15 years without smoking"
     ("years since quitting > {}",
      r"\bnot smoked (?:for )?more than (\d+) years|\bquit (?:smoking )?more than (\d+) years"),
     ("years since quitting >= {}", r"\b(?:gone|been|spent) (\d+) (?:or more )?years without smoking"),
     ("years since quitting: any",
-     r"\b(?:no matter|(?:it )?(?:does not|doesn't) matter) how long ago|\bwhatever the time since\b"
+     r"\b(?:no matter|(?:it )?(?:does not|doesn't) matter|(?:it )?no longer matters) how long ago"
+     r"|\bwhatever the time since\b"
      r"|\bhowever long ago\b"
      # "Eligibility no longer depends on how long ago a former smoker quit; people who stopped smoking any number of
      # years ago remain eligible"
@@ -67,7 +70,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ),
     ("one or more CVD risk factors", r"\bone or more (?:cardiovascular )?risk factors"),
     ("not at increased bleeding risk",
-     r"\bnot at (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"),
+     r"\bnot at (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"
+     # ("whose bleeding risk is not raised")
+     r"|\bbleeding risk is not (?:raised|increased|high|elevated)\b"),
     ("high cardiovascular risk", r"\b(?:high|higher|elevated) cardiovascular risk"),
     ("good overall health", r"\boverall health is good|\bin good (?:overall )?health"),
     ("no significant hypoglycemia", r"\bwithout significant hypoglycemia"),
@@ -173,6 +178,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
      r"|\b(?:early|earlier) in (?:the|their) (?:disease|diabetes|illness)\b"),
     # (and what makes it: "if you have had a stomach ulcer or a serious bleed, or if you take another blood thinner")
     ("increased bleeding risk", r"(?<!not )\bat (?:increased|higher|high) (?:bleeding risk|risk (?:of|for) bleeding)"
+     # ("People with a raised bleeding risk should not receive aspirin")
+     r"|\bwith an? (?:raised|increased|high|higher|elevated) (?:bleeding risk|risk (?:of|for) bleeding)\b"
      r"|\b(?:had|history of) (?:a )?(?:stomach|peptic|gastric|duodenal) ulcer|\bhad (?:a )?(?:serious|major) bleed"
      r"|\b(?:take|taking|on) (?:another|an?) (?:blood thinner|anticoagulant)"),
     # "those treated for CIN2 or worse should continue for at least 25 years after treatment, even beyond 65" (not
