@@ -32,8 +32,9 @@ MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b"
                 r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b"
                 r"|\bconsider (?:stopping|discontinuing|ceasing|ending)\b")
 
-# what a result sets off ("triggers a repeat test", "warrants referral", "is usually followed by a repeat test")
-_NEXT_STEP = r"(?:repeat|referral|further|urology|specialist|MRI)"
+# what a result sets off ("triggers a repeat test", "warrants referral", "is usually followed by a repeat test", "is
+# usually followed by a second test")
+_NEXT_STEP = r"(?:repeat|referral|further|urology|specialist|MRI|second test|second PSA)"
 
 # Lexical action cues, checked in this order (first match wins).
 ACTION_CUES: tuple[tuple[str, str], ...] = (
@@ -125,7 +126,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
         r"|\b(?:stop|cease) being (?:invited|screened|offered)\b|\binvitations? (?:stop|end|cease)\b"
         # "Once you are older than 77, ..., routine scans end"
-        r"|\b(?:routine|regular) (?:scans|screening|tests|testing|invitations) (?:stop|end|cease)s?\b"
+        r"|\b(?:routine|regular) (?:scans|screening|tests|testing|invitations|recall) (?:stop|end|cease)s?\b"
+        # ("Screening ends at the 65th birthday for anyone whose last three tests were negative")
+        # (not "Screening ends when 15 years have passed since the last cigarette", a criterion)
+        r"|^\W*(?:screening|testing|recall) (?:stops|ends|ceases) (?:at|after|on|from|by)\b"
         rf"|^\W*(?:{STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}"
         r"\b(?:pathway|programme|program|screening|recall)\b"
         # "Step 4, exit: patients leave the recall list at their 71st birthday"
@@ -200,7 +204,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # first scan, a step of the screening it covers)
         r"|\bdocument(?:ed|ation of) (?:a |the )?(?:shared |informed )?(?:discussion|conversation) (?:of|about) "
         r"(?:the )?"
-        r"(?:possible )?(?:benefits and harms|harms and benefits|risks and benefits)\b"
+        r"(?:possible |potential )?(?:benefits and harms|harms and benefits|risks and benefits)\b"
         # "... counts men aged 55 to 69 who had a documented shared decision-making conversation before any screening
         # PSA test": a test that follows a conversation about it
         r"|\bdocumented (?:shared decision[- ]making |informed )?(?:conversation|discussion) before (?:any|a|the) "
@@ -235,7 +239,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "If you are 70 or older, the choice is still yours: talk it through with your doctor"; "you can choose to
         # start yearly mammograms now; talk it over with your doctor"
         r"|\bthe (?:choice|decision) is (?:still |always )?(?:yours|theirs|his|hers)\b"
-        r"|\btalk (?:it|this|things) (?:through|over) with (?:your|a|their|the) (?:doctor|clinician|nurse|GP"
+        # ("you can choose whether to have the test after talking it through with your doctor or nurse")
+        r"|\b(?:can|could) choose whether\b"
+        r"|\btalk(?:ing)? (?:it|this|things) (?:through|over) with (?:your|a|their|the) (?:doctor|clinician|nurse|GP"
         r"|health care provider)\b"
         r"|\bshared decision[- ]making (?:with|about|for)\b"
         # ("taking a low-dose aspirin is a choice to make together with your doctor")
@@ -309,6 +315,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # (not a vote's rule: "with consensus defined in advance as at least 75 % agreement")
         r"|\bdefine[sd]?\b(?! (?:in advance |beforehand )?as (?:agreement\b"
         r"|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
+        # a leaflet's other goal for some people: "If you are older and frail ..., your target will usually be higher:
+        # below 69 mmol/mol (8.5%)"
+        r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target) (?:will|may|can|would|is likely to) (?:usually |often "
+        r"|generally )?be (?:higher|lower|less strict|less tight|looser|tighter|more relaxed)\b"
         # ("The treatment goal for adults under 80 years is a clinic blood pressure below 140/90 mm Hg")
         r"|\b(?:the|your|their) (?:\w+ )?(?:goal|target)(?: range)?(?: (?:for|in) [^.;,]{1,40}?)? is\b"
         # an order set's default: "Record the individual HbA1c target; the network default for adults with type 2
@@ -331,7 +341,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "a diagnosis of hypertension is established by a sustained office blood pressure of ..."
         r"|\bdiagnos\w+ (?:of \w+ )?(?:is|are) (?:established|made|confirmed) (?:by|at|when)\b"
         # ("hypertension is still diagnosed at a clinic blood pressure of 140/90 mm Hg or above")
-        r"|\bhypertension (?:is|are) (?:still |now |only )?(?:diagnosed|present|defined|confirmed) "
+        # ("Diabetes is diagnosed when your HbA1c is 48 mmol/mol (6.5%) or above")
+        r"|\b(?:hypertension|diabetes|prediabetes) (?:is|are) (?:still |now |only )?(?:diagnosed|present|defined"
+        r"|confirmed) "
         r"(?:when|at|if|by|as)\b"
         # ("Hypertension continues to be diagnosed at a clinic blood pressure of 140/90 mm Hg or above")
         r"|\bhypertension (?:continues to be|remains) (?:diagnosed|defined|confirmed) (?:when|at|if|by|as)\b"
@@ -429,7 +441,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|Aim|Lower|Reduce|Agree|Set|Order|Perform|Repeat|Prescribe|Arrange|Schedule|Titrate|Calculate|Estimate|Refer"
         r"|Measure|Check|Recheck|Re-check|Assess|Monitor|Relax|Intensify|Review|Deintensify|Classify"
         # a pathway's step: "Step 2: For those aged 21 to 29, take a cytology sample every three years"
-        r"|Take (?:a|an|the) (?:[\w-]+ ){0,4}(?:sample|test|swab|smear|reading|measurement)|Invite|Recall)\b"
+        r"|Take (?:a|an|the) (?:[\w-]+ ){0,4}(?:sample|test|swab|smear|reading|measurement)|Invite|Recall"
+        # a leaflet's "If you are 40 or over, have your blood pressure checked at least once a year"
+        r"|Have (?:your|a|an|the) (?:[\w-]+ ){0,3}(?:checked|measured|tested|test|check|scan))\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
         # not a coordinated "... start at 40 and continue up to age 74")
         rf"|(?-i:^\W*Continue\b)|^\W*{_LABEL}continue\b"

@@ -41,8 +41,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # "the age at which screening begins has been raised from 21 to 25 years"
     (r"\bage at which (?:\w+ ){0,3}(?:begins?|starts?) (?:\w+ ){0,4}?from (?:age )?\d{2} to (?:age )?(\d{2,3})\b",
      "min"),
+    # (not a band of values: "a result from 42 to 47 mmol/mol")
     (r"\bfrom (?:the )?(?:age (?:of )?)?(\d{2}) (?:through|to|until|up to(?: and including)?) (?:the )?"
-     r"(?:age (?:of )?)?(\d{2,3})",
+     r"(?:age (?:of )?)?(\d{2,3})\b" + _NOT_AGE_AFTER,
      "range"),
     (r"\bbetween (?:the )?ages? (?:of )?(\d{2}) and (\d{2,3})", "range"),
     (r"\bbetween (\d{2}) and (\d{2,3}) years\b", "range"),
@@ -128,14 +129,17 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     (rf"\bin (?:their|your|the) {_DECADES}(?:(?:,\s*{_DECADES_NC})*,?\s*(?:and|or|to|through)\s*{_DECADES})?",
      "decade"),
     # "until you turn 75" (to 74), "can stay in the pathway until they are 80"
-    (r"\b(?:until|till|up to)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "lt"),
+    # (not "reaches fifteen years since quitting")
+    (r"\b(?:until|till|up to)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER,
+     "lt"),
     (r"\b(?:until|till)\s+(?:you are|you're|they are|they're|he is|she is)\s+(?:aged?\s+)?(\d{2,3})\b"
      + _NOT_AGE_AFTER, "max"),
-    (r"\b(?:when|once)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "min"),
+    (r"\b(?:when|once)\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER,
+     "min"),
     # "Once you are 65, we do not recommend further screening" (from 65; "once you are 75 or over" is read above)
     (r"\bonce\s+(?:you are|you're|they are|they're|he is|she is)\s+(?:aged?\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "min"),
     # "you can stop after you turn 65" (older than 65, as "after age 65")
-    (r"\bafter\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b", "gt"),
+    (r"\bafter\s+(?:\w+\s+){0,2}(?:turns?|reach(?:es)?)\s+(?:age\s+)?(\d{2,3})\b" + _NOT_AGE_AFTER, "gt"),
     # "you should have your first cervical screening test at 25", "your first smear test (cytology) is due at 21"
     (r"\bfirst (?:[\w-]+ |\([^()]*\) ){0,5}?(?:is |are )?(?:due |offered |done )?at (?:the )?(?:age (?:of )?)?(\d{2})\b"
      + _NOT_AGE_AFTER, "min"),

@@ -16,7 +16,9 @@ STEP = r"step \w+\W{1,3}"  # a pathway's "Step 3, " or "Step 1: "
 # "recommend"; the pathway's stance on those people is in its other steps (:func:`pairing.states_no_stance`)
 ENTRY_STEP = (rf"^\W*(?:{STEP})?(?:eligibility|eligible population|who to screen|who|inclusion"
               # ("Eligibility check 1: age fifty through eighty")
-              r"|(?:pathway |programme |program )?entry)(?: check| criteria| screen)?(?: \d+| [A-Z])?\)?\s*[:—–]"
+              # ("Pathway scope: adults aged 40 to 84 without established cardiovascular disease")
+              r"|(?:pathway |programme |program )?(?:entry|scope))(?: check| criteria| screen)?(?: \d+| [A-Z])?\)?"
+              r"\s*[:—–]"
               rf"|^\W*{STEP}(?:identify|select|include|enrol+)\b"
               # a gate on the way in: "Step 2: Confirm the patient is aged 40 to 59", "Step 4: Check for bleeding risk
               # ... and exit the order set if any is present", "Step 2: Calculate the 10-year ASCVD risk ..."
@@ -33,6 +35,8 @@ ENTRY_STEP = (rf"^\W*(?:{STEP})?(?:eligibility|eligible population|who to screen
 AUDIENCE = (r"^\W*this (?:decision aid|leaflet|guide|booklet|factsheet|fact sheet)"
             # ("This decision aid from the Penhallow Men's Health Network is for men aged between 50 and 69")
             r"(?: (?:from|by|of) [^,.;]{1,80}?)? is (?:meant |intended |written )?(?:only )?for\b"
+            # ("Use this decision aid with men aged 45 to 69 who have no symptoms and are weighing up PSA screening")
+            r"|^\W*use this (?:decision aid|leaflet|guide|booklet|tool) (?:with|for)\b"
             r"|\b(?:is|are) (?:meant|intended) (?:only )?for (?:\w+ )?(?:men|women|adults|people|persons|patients"
             r"|individuals|those|anyone|members)\b"
             # a letter's addressee: "the programme is writing to you because you are now aged between 60 and 74",

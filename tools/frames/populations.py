@@ -133,7 +133,9 @@ _MALE = re.compile(r"\b(?:men|man|male|males)\b", re.I)
 _RISK = (
     (re.compile(r"\b(?:even higher|very[- ]high)[- ]risk\b", re.I), "very high"),
     # (not a comparator: "a 15% or higher risk over the next 10 years")
+    # (not what a result means: "... means you are at higher risk of getting diabetes, sometimes called prediabetes")
     (re.compile(r"(?<!\bor )\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)"
+                r"(?! of (?:getting |developing )?(?:type 2 )?diabetes\b)"
                 # "Women with a lifetime risk of 20 % or more should be referred for ... annual MRI"
                 r"|\blifetime (?:breast cancer )?risk (?:of |is )?\d+(?:\.\d+)? ?(?:%|percent) or "
                 r"(?:more|higher|greater|above)\b", re.I), "high"),

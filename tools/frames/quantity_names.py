@@ -51,6 +51,9 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     window = before[-70:]
     low = window.lower()
     if unit == "%":
+        # a share of time with glucose in a range, not an A1C: "a time in range (3.9 to 10.0 mmol/L) of more than 70%"
+        if low.rfind("time in range") > low.rfind("a1c"):
+            return TIME_IN_RANGE
         if "a1c" in low:
             return "A1C"
         # the nearer word names it: "with LDL-C levels of 70 to 189 mg/dL, a 10-year ASCVD risk of 7.5%" is a risk;
@@ -74,8 +77,9 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
             return "10-year CVD risk"
         return "percent"
     if unit == "ng/mL":  # "a PSA level of 4.0 ng/mL or higher"; ("A raised PSA can be caused by ..., and a result of
-        # 3 ng/mL or more usually means ...": PSA anywhere before it)
-        return "PSA" if "psa" in before.lower() else "ng/mL value"
+        # 3 ng/mL or more usually means ...", "A result of 4 ng/mL or more is usually followed by a second test" in a
+        # leaflet about the PSA test: the level these guidelines state in ng/mL, except a faecal haemoglobin)
+        return "ng/mL value" if re.search(r"haemoglobin|hemoglobin|faecal|fecal|\bFIT\b", before, re.I) else "PSA"
     if unit == "µg/g":  # "a FIT result of 20 µg haemoglobin per gram of faeces or more"
         return "FIT haemoglobin"
     if unit == "mmol/mol":  # A1C in IFCC units (53 mmol/mol = 7 %)

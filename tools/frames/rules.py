@@ -174,7 +174,10 @@ _FINDING = re.compile(
     r"|\b(?:is|are|was|were) associated with\b"
     # a decision aid's outcomes per thousand: "Out of 1,000 men your age who have regular PSA tests over ten years,
     # about one will avoid dying of prostate cancer", "If 1,000 women are screened every year ..."
-    r"|^\W*(?:out of|of|for every|if|among) (?:every )?\d[\d,]* (?:men|women|people|adults|persons|patients)\b"
+    # (and a decision aid's step that has them explained: "Step 1: explain that, out of 1,000 men screened for about
+    # 13 years, roughly one death from prostate cancer is avoided")
+    r"|^\W*(?:step \w+\W{1,3})?(?:explain that,?\s+)?(?:out of|of|for every|if|among) (?:every )?\d[\d,]* "
+    r"(?:men|women|people|adults|persons|patients)\b"
     # ... and a share: "About one in four people who come to a check are offered a scan"
     r"|^\W*(?:about |around |roughly |nearly |almost )?(?:\d+|one|two|three|four|five) in (?:\d+|two|three|four|five"
     r"|six|seven|eight|nine|ten|\w+ hundred) (?:men|women|people|adults|persons|patients|participants)\b",

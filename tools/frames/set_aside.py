@@ -97,7 +97,9 @@ REPLACED_AGE = re.compile(
     r"|\b(?:rather than|instead of) (?:starting|beginning|stopping|ending) (?:at|from)\s*(?:age\s*)?$"
     # ("you will next be invited in five years' time, whatever your age, rather than after three years as before for
     # those under 50")
-    r"|\b(?:instead of|rather than) (?:every|once|after|the previous|the old)\b[^.;,()]*$", re.I)
+    # ("now recalled every five years, rather than three-yearly for those under 50 as in the sixth edition")
+    r"|\b(?:instead of|rather than) (?:every|once|after|the previous|the old|[\w-]*(?:yearly|annual(?:ly)?|monthly))\b"
+    r"[^.;,()]*$", re.I)
 
 
 # an interval named only as the one not to use (or in a reason, :data:`IN_A_REASON`): "every 2 to 4 years rather than

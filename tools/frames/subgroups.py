@@ -148,12 +148,15 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     # a looser glycemic goal "for older adults with multiple coexisting chronic illnesses, cognitive impairment or
     # functional dependence"
     ("multiple chronic illnesses",
-     r"\b(?:multiple|several|many) (?:coexisting |co-existing )?chronic (?:illnesses|conditions|diseases)\b"
+     r"\b(?:multiple|several|many) (?:other )?(?:coexisting |co-existing )?(?:chronic|long-term) "
+     r"(?:illnesses|conditions|diseases)\b"
      r"|\bfunctional dependence\b|\bmultimorbidity\b"),
     # looser or tighter glycemic goals for subgroups: "if you are frail ... or have had dangerous hypos", "people who
     # manage their diabetes with diet alone" (not "a decision that weighs frailty", "without severe hypoglycemia")
     ("frailty",
      r"\b(?:with|are|is|in) frailty\b|\b(?:are|is) (?:older and |elderly and )?frail\b"
+     # ("For older adults with multiple chronic illnesses, frailty or cognitive impairment")
+     r"|\b(?:illnesses|conditions|diseases), frailty\b"
      # ("frail or housebound adults")
      r"|\bfrail (?:(?:or|and) [\w-]+ )?(?:older )?(?:people|persons|adults|patients)"),
     # (and a leaflet's "if you ... often have low blood sugar")
@@ -245,7 +248,10 @@ CONDITIONS_FOR: dict[str, tuple[tuple[str, str], ...]] = {
     # how often to re-check a normal reading is another schedule than how often to review treatment ("Adults whose
     # blood pressure is normal should have it measured again at least every five years")
     "blood-pressure threshold": (_CKD, ("normal blood pressure", r"\bwhose blood pressure is normal\b"
-                                        r"|\bwith (?:a )?normal (?:blood pressure|reading)s?\b")),
+                                        r"|\bwith (?:a )?normal (?:blood pressure|reading)s?\b"
+                                        # ("If you are younger and your readings are normal, a check every three
+                                        # to five years is enough")
+                                        r"|\b(?:your|their|whose) (?:blood pressure )?readings are normal\b")),
 }
 
 

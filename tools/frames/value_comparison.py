@@ -217,8 +217,9 @@ def _measure_side(q: Quantity) -> tuple[str, str]:
     """A threshold's measure and side: an upper limit ("PSA below 1 ng/mL may extend the interval") selects other
     people than a lower one ("a PSA of 3 ng/mL or higher should prompt a repeat test") and is not compared with it;
     nor is an LDL-C band, which describes the general population ("LDL-C 70 to 189 mg/dL"), with an LDL-C limit,
-    which selects a subgroup ("LDL-C of 190 mg/dL or higher")."""
-    if q.name == "LDL-C" and q.op == "range":
+    which selects a subgroup ("LDL-C of 190 mg/dL or higher"), nor an A1C band (prediabetes, "5.7% to 6.4%") with
+    the A1C limit beside it (diabetes, "6.5% or higher")."""
+    if q.name in ("LDL-C", "A1C") and q.op == "range":
         return q.name, "band"
     return q.name, "upper" if q.op in ("<", "<=") else "lower"
 
