@@ -62,6 +62,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bsuggest\w* that\b(?:(?!\bcontinu)[^.;]){0,60}\bstop\b"
         # an insurer's "not considered routine" for older members; a leaflet's "the test is not usually offered"
         r"|\bnot considered routine\b|\b(?:is|are) not (?:usually|routinely|normally) offered\b"
+        # ("If you are 70 or older and have no symptoms, the test is not usually recommended")
+        r"|\b(?:is|are) not (?:usually|normally|generally) recommended\b"
         # a leaflet's "Once you are over 75, testing is not usually helpful", "the test is unlikely to help you"
         r"|\b(?:is|are) not (?:usually |generally |often |very )?(?:helpful|useful|worthwhile)\b"
         r"|\b(?:is|are) unlikely to (?:help|benefit) (?:you|them|him|her)\b"
@@ -146,6 +148,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         "individual_decision",
         # (not "an individualised, risk-adapted strategy", which is what is recommended)
         r"\bindividual (?:decision|one|basis)|\bbe individual(?=\s*(?:[,.;(]|and\b))"
+        # ("For patients aged 76 to 85, decide individually with the patient whether to screen further")
+        r"|\b(?:decide|decided|decision made) individually\b"
         # (nor "Box A, individualised target: ... aim for an HbA1c between 7.0% and 8.0%", the goal recommended)
         r"|\bindividuali[sz]e[ds]?\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan|target|goal)\b)"
         r"|\binformed (?:decision|choice)|\bmakes? (?:his|her|their|your) own (?:\w+ )?(?:choice|decision)\b"
@@ -218,7 +222,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:begin|start)\w* (?:talking|discussing)\b"
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) (?:about|whether|if)\b"
         # "your risk is higher and you can ask about the test from the age of 45"
-        r"|\b(?:can|may) ask (?:your \w+ )?(?:about|for) (?:the |a )?(?:test|testing|screening)\b"
+        # ("if you are a man aged 50 to 69 you can ask your GP for a PSA blood test")
+        r"|\b(?:can|may) ask (?:your \w+ )?(?:about|for) (?:the |a )?(?:PSA )?(?:blood )?(?:test|testing|screening)\b"
+        # ("continued testing should be offered only to those in good health ..., after individual discussion")
+        r"|\bafter (?:an )?individual discussion\b"
         # "screening is a choice you can make with your doctor"
         r"|\b(?:is|are) a (?:choice|decision) (?:that )?(?:you|they|he|she) (?:can |should |will |may )?make\b"
         # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
@@ -344,7 +351,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # ("Diabetes is diagnosed when your HbA1c is 48 mmol/mol (6.5%) or above")
         r"|\b(?:hypertension|diabetes|prediabetes) (?:is|are) (?:still |now |only )?(?:diagnosed|present|defined"
         r"|confirmed) "
-        r"(?:when|at|if|by|as)\b"
+        # ("the League has lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80 mm Hg")
+        r"(?:when|at|if|by|as|from \d[\d./]* to)\b"
         # ("Hypertension continues to be diagnosed at a clinic blood pressure of 140/90 mm Hg or above")
         r"|\bhypertension (?:continues to be|remains) (?:diagnosed|defined|confirmed) (?:when|at|if|by|as)\b"
         # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"

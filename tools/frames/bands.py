@@ -38,6 +38,16 @@ def higher_risk(frame: Frame) -> bool:
     return p.risk not in (None, "average") or bool(RISK_GROUP_CRITERIA.intersection(p.criteria))
 
 
+# levels of a screening test's result: a statement at such a level says what to do at the result ("A PSA of 3 ng/mL or
+# above in a man younger than 70 should be confirmed and followed by MRI"), not whom to screen or until when
+RESULT_LEVELS = frozenset({"PSA", "FIT haemoglobin", "ng/mL value"})
+
+
+def at_a_result(frame: Frame) -> bool:
+    """A statement of what to do at a test result (:data:`RESULT_LEVELS`); its ages bound no screening band."""
+    return any(q.name in RESULT_LEVELS for q in frame.thresholds)
+
+
 def selected_by_ldl(frame: Frame) -> bool:
     """People selected by a lower limit on LDL-C and no 10-year risk ("with an LDL-C of 190 mg/dL or higher"), a
     subgroup (:func:`general`)."""
@@ -97,7 +107,7 @@ def start_age(frames: list[Frame]) -> tuple[int, Frame] | None:
         cands = [
             (f.population.age_min, f)
             for f in frames
-            if f.action in actions and general(f) and f.population.age_min is not None
+            if f.action in actions and general(f) and not at_a_result(f) and f.population.age_min is not None
         ]
         if not cands:
             cands = [(f.scope.age_min, f) for f in _unaged(frames, actions) if f.scope.age_min is not None]
@@ -140,7 +150,7 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     end of a band left to an individual decision when none is recommended, or one below the first age of an
     open-ended band recommended against ("over 85"; a closed band such as "not at 45 to 49" is not a stop); None
     when the document does not say."""
-    rec = [f for f in frames if f.action in RECOMMEND_LIKE and general(f)]
+    rec = [f for f in frames if f.action in RECOMMEND_LIKE and general(f) and not at_a_result(f)]
     # "screening should not stop at a set age"
     if continuing := next((f for f in rec if rules.CONTINUES.search(f.sentence)), None):
         return NO_UPPER_LIMIT, continuing
@@ -156,6 +166,9 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     against = _open_against(frames)
     if bounded:
         age, frame = max(bounded, key=lambda t: t[0])
+        if (frame.interval_months and frame.population.age_max is not None
+                and (stated_stop := _stop_after_gap(age, against, frames))):
+            return stated_stop
         return _before_own_stop(age, against), frame
     # a document that recommends to no one but leaves a band to an individual decision ("men aged 55 to 69 ...
     # shared decision-making") stops where that band ends, as it starts where the band starts (:func:`start_age`)
@@ -182,6 +195,22 @@ def _open_against(frames: list[Frame]) -> list[tuple[int, Frame]]:
         and f.population.age_min is not None
         and f.population.age_max is None
     ]
+
+
+def _stop_after_gap(age: int, against: list[tuple[int, Frame]], frames: list[Frame]) -> tuple[int, Frame] | None:
+    """A stop the document states more than a year beyond its last recommended band, when that band is one tier of a
+    schedule with its own ages and nothing is said of the ages between: "people aged 25 to 49 whose HPV test is
+    negative are now recalled every five years" beside "routine screening stops at the 65th birthday" stops at 64; not
+    where another statement fills the gap (an individual decision from 76 to 85 before "not over 85", also one for
+    those never screened: the routine band's end, 75, is the stop)."""
+    later = [(a, f) for a, f in against if a > age + 1]
+    if not later:
+        return None
+    stop, frame = min(later, key=lambda t: t[0])
+    filled = any(g.population.age_min is not None and age < g.population.age_min <= stop
+                 or g.population.age_max is not None and age < g.population.age_max <= stop
+                 for g in frames if g is not frame)
+    return None if filled else (stop, frame)
 
 
 def _before_own_stop(age: int, against: list[tuple[int, Frame]]) -> int:

@@ -101,7 +101,8 @@ _INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )
 # a companion measure's sentence is about another measure ("Companion measure HQ-42 (inverse): ...; a lower rate
 # indicates better care"): the document's own measure is not inverse for it
 _COMPANION = re.compile(r"[^.]*\bcompanion (?:\w+ )?measure\b[^.]*\.?", re.I)
-_MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)(?:\s*\([^()]{0,40}\))?\s*:", re.I)
+_MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)(?:\s*\([^()]{0,40}\)| for (?:the )?[\w -]{1,40}?)?\s*:",
+                           re.I)
 
 
 # a clause beside a sentence's recommendation that recommends nothing itself: an opening concession ("Although statin

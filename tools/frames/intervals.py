@@ -49,6 +49,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\bneed not be repeated (?:for|within|before)\s+{_NUM}\s+(years?|months?)", None, "post"),
     (rf"\b(?:will not|won't|do not|don't) need another(?: one| test)? (?:for|within|before)\s+{_NUM}\s+"
      r"(years?|months?)", None, "post"),
+    # a leaflet's "you can have another test in two years' time"
+    (rf"\b(?:have|get) another (?:\w+ )?(?:test|scan|check|mammogram)\s+in\s+{_NUM}\s+(years?|months?)['’]? time\b",
+     None, "post"),
     # "the next screening test is due in five years"
     (rf"\bdue (?:again )?in\s+{_NUM}\s+(years?|months?)", None, "post"),
     # "if no HPV is found your next test will usually be in 5 years"

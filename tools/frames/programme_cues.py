@@ -36,7 +36,9 @@ OFFERED = (
     r"|^\W*covered\s*:|\bcoverage is limited to\b|\blimited to one\b"
     r"|\bcovered frequenc(?:y|ies)\b"
     # a leaflet's eligibility: "You can have a low-dose CT scan to check for lung cancer if you are aged 50 to 80"
-    r"|\b(?:you|they) can (?:now |also |still )?(?:have|get) (?:a|an|the|your|free|screening|screened|tested)\b"
+    r"|\b(?:you|they) can (?:now |also |still )?(?:have|get) (?:a|an|the|your|free|screening|screened|tested"
+    # ("If your result is normal and you want to keep being tested, you can have another test in two years' time")
+    r"|another)\b"
     r"|\bcovered (?:screening )?(?:tests?|services?)\b|\bcan be screened\b"
     # who a leaflet or decision aid is for
     rf"|{AUDIENCE}"
@@ -88,7 +90,8 @@ OFFERED = (
     r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
     # a quality measure's denominator: the people who should receive what its numerator counts ("Numerator (good
     # control): ...")
-    r"|^\W*(?:denominator|numerator|eligible population)(?:\s*\([^()]{0,40}\))?\s*:"
+    # ("Numerator for the control indicator: members whose most recent A1C ...")
+    r"|^\W*(?:denominator|numerator|eligible population)(?:\s*\([^()]{0,40}\)| for (?:the )?[\w -]{1,40}?)?\s*:"
     r"|^\W*numerator (?:compliance )?(?:is met|requires)\b"
     rf"|{NUMERATOR_NOW}"
     # a quality indicator's count of good control: "Indicator DM-3 records the percentage of patients ... whose most
@@ -102,6 +105,9 @@ OFFERED = (
     # ("It no longer matters how long ago you stopped smoking, so people who quit 15 years ago or more are now
     # included")
     r"|\b(?:are|is) now included\b"
+    # a measure's schedule: "one A1C test every 12 months is treated as the expected testing frequency"
+    r"|\b(?:is|are) (?:treated|counted|used) as the (?:expected|required|standard) (?:testing |screening )?"
+    r"(?:frequency|interval)\b"
     # a measure's other reading for some people: "...; for patients aged 80 to 85, a reading below 150/90 mm Hg also
     # counts as controlled"
     r"|\b(?:also )?(?:counts?|is counted|are counted|qualif(?:y|ies)) as (?:adequately |well[- ])?controlled\b"

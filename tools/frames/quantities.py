@@ -54,6 +54,9 @@ INVERSE_MEASURE = re.compile(r"\binverse measure\b|\ba lower (?:rate|score|perce
                              r"better\b", re.I)
 # a limit moved, written as two limits: "has been lowered from below 7.5 % to below 7.0 %" (not the range 7.5 to 7)
 MOVED_LIMIT = re.compile(r"\bfrom (?:below|under|less than|above|over|at least)\s*$", re.I)
+# ... and a reading moved: "has lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80
+# mm Hg" (130/80)
+MOVED_READING = re.compile(r"\b(?:lowered|raised|reduced|increased|changed|moved)\b[^.;]{0,80}\bfrom\s*$", re.I)
 _TARGET_CUE = re.compile(
     r"\btarget(?![- ]organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
     r"|\btreat(?:ed|ing)? to\b|\bgood enough\b|\bright balance\b"
@@ -155,7 +158,9 @@ def _op(before: str, after: str) -> str:
     after = re.sub(r"^\s*\)", "", after)
     # a diagnostic threshold is a lower limit: "the diagnostic threshold for hypertension is now 130/80 mm Hg", and so
     # is a threshold moved to a value ("the treatment threshold has been raised to a 10-year risk of 10%")
-    diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$", before,
+    diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$"
+                           # ("lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80")
+                           r"|\bat which (?:hypertension|diabetes) is diagnosed from [^.;]{1,20} to\s*$", before,
                            re.I) or THRESHOLD_MOVED.search(before[-80:])
     before, after = before[-30:].lower(), after[:25].lower()
     if re.search(r"(?:at or below|at most|up to|≤|<=)\s*$", before):
@@ -193,7 +198,8 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             before, after = text[: m.start()], text[m.end() :]
-            if kind == "range" and MOVED_LIMIT.search(before):  # two limits, the former and the new one
+            moved = MOVED_LIMIT if kind == "range" else MOVED_READING if kind == "bp_range" else None
+            if moved and moved.search(before):  # two limits, the former and the new one
                 continue
             taken.append((m.start(), m.end()))
             not_a_value = set_aside.SHARE_OF_PEOPLE.match(after) or any(

@@ -127,7 +127,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"|\bmoved (?:the|from)\b"
     # "The Grade B recommendation for people in their fifties has therefore been withdrawn"
     r"|\b(?:has|have|had|was|were) (?:\w+ )?(?:been )?(?:withdrawn|rescinded|retired|revoked)\b"
-    r"|\blowered the\b|\braised the\b|\bkeeps the\b"
+    # (not a value moved, which states the new one: "has lowered the blood pressure at which hypertension is diagnosed
+    # from 140/90 to 130/80 mm Hg")
+    r"|\b(?:lowered|raised) the\b(?! [^.;]*\bat which (?:hypertension|diabetes) is diagnosed from \d)|\bkeeps the\b"
     # "This update raises the risk threshold at which statin therapy is recommended ...": what the edition changed,
     # with no value (not "lowers the age at which screening is covered: ... eligible at 45", "this lowers the starting
     # age from 50")
@@ -149,6 +151,12 @@ _NOT_A_RECOMMENDATION = re.compile(
     # a measure's title names what it counts; its rationale states the stance ("Measure PQ-7: Non-recommended
     # PSA-based screening in older men (inverse measure; a lower rate is better)")
     r"|^\W*(?:quality )?measure\b[^.:]{0,40}:\s*non-?recommended\b"
+    # a one-off test before routine screening begins: "A single baseline screening mammogram is covered for members
+    # aged 35 through 39"
+    r"|\b(?:a single|one-time|one-off|a one-time|a one-off) baseline\b"
+    # why a measure's level was chosen: "The 8.0% level was chosen for a population measure because a stricter
+    # cut-off would penalize plans for appropriately individualized care"
+    r"|\b(?:level|cut-?off|threshold|target|goal) (?:was|were|has been) chosen\b"
     # an option turned down: "The Society considered, and rejected, the lower 130/80 mm Hg threshold adopted by some
     # North American bodies, judging that it would label an extra 14% of adults as hypertensive"
     r"|\bconsidered,? (?:and|but) rejected\b"
@@ -278,8 +286,13 @@ _NOT_EXCLUDED = re.compile(r"\b(?:should|must) (?:not|no longer) be used (?:to (
 # an insurer's frequency limit, how often a covered test is covered: "a second screening study within 12 months of the
 # last is considered not medically necessary"
 _FREQUENCY_LIMIT = re.compile(r"\b(?:a second|another|an additional|a repeat|more than one)\b[^.;]{0,50}\bwithin "
-                              r"(?:\w+ ){1,2}(?:months?|years?)\b[^.;]{0,40}\bnot (?:medically necessary|covered)\b",
-                              re.I)
+                              r"(?:\w+ ){1,2}(?:months?|years?)\b[^.;]{0,40}\bnot (?:medically necessary|covered)\b"
+                              # ("Screening studies performed more often than the stated frequency are not covered")
+                              # (not "Scans for members aged 78 or older, or performed more often than the stated
+                              # frequency, are not covered", which also excludes ages)
+                              r"|^\W*(?:[\w-]+ ){0,3}performed more (?:often|frequently) than (?:the )?(?:stated"
+                              r"|covered|allowed|permitted) (?:frequency|interval)\b[^.;]{0,20}\bnot (?:medically "
+                              r"necessary|covered)\b", re.I)
 CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b"
                        r"|\bcontinue\w* (?:\w+ ){0,3}(?:as long as|for as long as)\b"
                        r"|\bkeep (?:going|having|getting|being screened|screening)\b[^.;]{0,30}\bas long as\b", re.I)

@@ -72,7 +72,10 @@ FORMER_VALUE = re.compile(
     # "7.5% or more, lowered from the 10% cut-off used in 2018"
     # ("a goal of less than 8.5%, relaxed from 8.0% in the previous edition", "lowered from below 7.5 % to below 7.0 %")
     r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up|relaxed|tightened|loosened|eased) from"
-    r"(?: the| a| an)?(?: (?:below|under|less than|above|over|at least))?\s*$", re.I)
+    r"(?: the| a| an)?(?: (?:below|under|less than|above|over|at least))?\s*$"
+    # ("has lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80 mm Hg")
+    r"|\b(?:lowered|raised|reduced|increased|changed|moved|tightened|relaxed) the\b[^.;]{0,80}\bat which "
+    r"(?:hypertension|diabetes) is diagnosed from\s*$", re.I)
 
 
 # a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are

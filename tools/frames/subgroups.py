@@ -154,7 +154,7 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     # looser or tighter glycemic goals for subgroups: "if you are frail ... or have had dangerous hypos", "people who
     # manage their diabetes with diet alone" (not "a decision that weighs frailty", "without severe hypoglycemia")
     ("frailty",
-     r"\b(?:with|are|is|in) frailty\b|\b(?:are|is) (?:older and |elderly and )?frail\b"
+     r"\b(?:with|are|is|in) (?:marked |severe |moderate )?frailty\b|\b(?:are|is) (?:older and |elderly and )?frail\b"
      # ("For older adults with multiple chronic illnesses, frailty or cognitive impairment")
      r"|\b(?:illnesses|conditions|diseases), frailty\b"
      # ("frail or housebound adults")
