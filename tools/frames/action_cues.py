@@ -451,7 +451,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a pathway's step: "Step 2: For those aged 21 to 29, take a cytology sample every three years"
         r"|Take (?:a|an|the) (?:[\w-]+ ){0,4}(?:sample|test|swab|smear|reading|measurement)|Invite|Recall"
         # a leaflet's "If you are 40 or over, have your blood pressure checked at least once a year"
-        r"|Have (?:your|a|an|the) (?:[\w-]+ ){0,3}(?:checked|measured|tested|test|check|scan))\b"
+        # (not "... and have an HPV test every 5 years", the same clause's second verb)
+        r"|Have your (?:[\w-]+ ){0,3}(?:checked|measured|tested))\b"
         # "Recommendation 2 (strong): continue screening through age 75" (a sentence's or a label's own imperative,
         # not a coordinated "... start at 40 and continue up to age 74")
         rf"|(?-i:^\W*Continue\b)|^\W*{_LABEL}continue\b"
