@@ -11,7 +11,8 @@ Facets: ``start_age`` (also per higher-risk group) and ``stop_age`` per document
 criterion both documents state with different values: pack-years 30 vs 20), ``action`` (different stances: for /
 conditional / against / uncertain: "insufficient evidence" and "an individual decision" for one band differ, as one
 organization leaves the choice to patient and clinician where the other finds no evidence to guide it; between
-versions, also a test added to or dropped from an age band's options: :func:`versions.option_changes`), ``interval``
+versions, also a test added to or dropped from an age band's options, :func:`versions.option_changes`, and a graded
+recommendation turned into a graded suggestion, :func:`_downgraded`), ``interval``
 (both recommended, same test), ``threshold`` (same action and the same measured quantities) and ``target`` (both
 recommended). For target/threshold interventions an action is compared only between frames about the same (stated)
 numbers (a weaker "aim toward 120" is a target change, not an action change). All conflicts of one kind, facet and
