@@ -34,6 +34,7 @@ from clinrag.tools.frames.populations import (
     population_of,
     population_segments,
 )
+from clinrag.tools.frames.programme_cues import MEASURE_LABEL_END
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.readings import readings_in_mm_hg
 from clinrag.tools.frames.schema import Frame, FrameContext, Quantity
@@ -101,8 +102,7 @@ _INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )
 # a companion measure's sentence is about another measure ("Companion measure HQ-42 (inverse): ...; a lower rate
 # indicates better care"): the document's own measure is not inverse for it
 _COMPANION = re.compile(r"[^.]*\bcompanion (?:\w+ )?measure\b[^.]*\.?", re.I)
-_MEASURE_PART = re.compile(r"^\W*(?:denominator|numerator)(?:\s*\([^()]{0,40}\)| for (?:the )?[\w -]{1,40}?)?\s*:",
-                           re.I)
+_MEASURE_PART = re.compile(rf"^\W*(?:denominator|numerator){MEASURE_LABEL_END}", re.I)
 
 
 # a clause beside a sentence's recommendation that recommends nothing itself: an opening concession ("Although statin

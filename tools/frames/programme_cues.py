@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from clinrag.tools.frames.no_stance import AUDIENCE, ENTRY_STEP
 
+# the end of a measure part's label: "Denominator:", "Numerator (inverse):", "Numerator for the control indicator:"
+MEASURE_LABEL_END = r"(?:\s*\([^()]{0,40}\)| for (?:the )?[\w -]{1,40}?)?\s*:"
+
 # what a quality measure's numerator counts now, stated in a change note ("the numerator threshold for patients aged 18
 # to 64 has been tightened to an HbA1c below 7.0%", "For patients aged 65 to 75 the numerator continues to require a
 # most recent HbA1c under 8.0%"): a cue of "recommend" and of a goal (:mod:`.quantities`)
@@ -90,8 +93,7 @@ OFFERED = (
     r"|^\W*eligible (?:patients|people|adults|persons|residents|women|men|individuals) (?:are|include)\b"
     # a quality measure's denominator: the people who should receive what its numerator counts ("Numerator (good
     # control): ...")
-    # ("Numerator for the control indicator: members whose most recent A1C ...")
-    r"|^\W*(?:denominator|numerator|eligible population)(?:\s*\([^()]{0,40}\)| for (?:the )?[\w -]{1,40}?)?\s*:"
+    rf"|^\W*(?:denominator|numerator|eligible population){MEASURE_LABEL_END}"
     r"|^\W*numerator (?:compliance )?(?:is met|requires)\b"
     rf"|{NUMERATOR_NOW}"
     # a quality indicator's count of good control: "Indicator DM-3 records the percentage of patients ... whose most
