@@ -64,6 +64,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bnot considered routine\b|\b(?:is|are) not (?:usually|routinely|normally) offered\b"
         # ("If you are 70 or older and have no symptoms, the test is not usually recommended")
         r"|\b(?:is|are) not (?:usually|normally|generally) recommended\b"
+        # ("We do not usually suggest the test once you are 75 or older unless you have symptoms")
+        r"|\b(?:do|does|would) not (?:usually|normally|generally|routinely) (?:suggest|offer|advise|recommend)\b"
         # a leaflet's "Once you are over 75, testing is not usually helpful", "the test is unlikely to help you"
         r"|\b(?:is|are) not (?:usually |generally |often |very )?(?:helpful|useful|worthwhile)\b"
         r"|\b(?:is|are) unlikely to (?:help|benefit) (?:you|them|him|her)\b"
@@ -283,6 +285,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|extended|moved)\b)"
         r"|(?<!\bno )\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
+        # a measure's reason: "..., reflecting the Panel's endorsement of screening mammography every 2 years"
+        r"|(?<!no )\bendorsement of\b"
         # what an edition now advises in place of the old: "Repeat testing every two years now replaces annual testing"
         r"|\bnow (?:replaces?|supersedes?)\b"
         # a consensus statement's finding of agreement: "the panel agreed on an A1C goal below 7.0%"
@@ -310,7 +314,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:if|when)\b[^.;]{0,100},\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
         # "A PSA level of 4 ng/mL or higher is usually treated as raised"
         # ("Your blood pressure is classed as high if readings taken at the surgery are 140/90 mmHg or above")
-        r"|\b(?:is|are) (?:usually |generally |normally |now )?(?:treated|regarded|considered|counted|classed"
+        r"|\b(?:is|are) (?:usually |generally |normally |now )?(?:treated|regarded|considered|counted|classed|taken"
         r"|classified"
         r"|categori[sz]ed) as (?:raised|abnormal|high|elevated|positive|(?:stage [12] )?hypertension)\b"
         # ("The test now counts as abnormal when it finds 120 micrograms of haemoglobin per gram of faeces or more")

@@ -291,15 +291,19 @@ def risk_group_starts(frames: list[Frame]) -> dict[str, tuple[int, Frame]]:
 
 
 def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
-    """Eligibility criteria of a document's recommended frames, keyed ("pack-years" -> ">= 20")."""
+    """Eligibility criteria of a document's recommended frames, keyed ("pack-years" -> ">= 20"). Where a
+    recommendation and a suggestion name one criterion, the recommendation's value is the document's: "screening
+    is recommended for 30 pack-years or more (class I)" beside "may be considered ... with at least 20 pack-years
+    and one additional risk factor (class IIb)" requires 30."""
     out: dict[str, tuple[str, Frame]] = {}
-    for f in frames:
+    for f in sorted(frames, key=lambda f: f.action != "recommend"):  # recommendations first; stable otherwise
         if f.action not in RECOMMEND_LIKE or f.population.conditions:
             continue
         for c in f.population.criteria:
             for sep in (" >= ", " <= ", " > ", " < ", ": "):
                 if sep in c:
                     key, value = c.split(sep, 1)
-                    out[key] = (f"{sep.strip(' :')} {value}".strip(), f)
+                    if key not in out or out[key][1].action == f.action:
+                        out[key] = (f"{sep.strip(' :')} {value}".strip(), f)
                     break
     return out

@@ -46,8 +46,12 @@ _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|in
 # a sentence that says who has a risk worked out ("If you are between 40 and 84 years old, your doctor or nurse can
 # work out your chance of having a heart attack or stroke over the next ten years"): it recommends nothing, and the
 # sentence after it that speaks of "that chance" is about the same people
-_ASSESSED = re.compile(r"\b(?:work(?:s|ed)? out|estimat\w*|calculat\w*|assess\w*|check\w*) (?:\w+ ){0,3}"
+_ASSESSED = re.compile(r"\b(?:work(?:s|ed)? out|estimat\w*|calculat\w*|assess\w*|check\w*) (?:[\w-]+ ){0,3}"
                        r"(?:chance|risk|score)\b", re.I)
+# ... and the risk itself, right after the sentence that works it out ("Step 1: for adults aged 40 to 84 ...,
+# calculate the 10-year cardiovascular risk ...  Step 2: if the 10-year risk is 10% or more, offer atorvastatin")
+_RISK_ASSESSED = re.compile(r"\b(?:if|when|where|once) (?:the|their|your|his|her) (?:[\w-]+ ){0,3}(?:risk|score) "
+                            r"(?:is|was|comes out at|reaches)\b", re.I)
 # a later part about the previous part's examinations: "... every 1 to 2 years from age 40 until 75, and DBT may be
 # used in place of 2D mammography for these examinations" is for the same people on the same schedule
 _SAME_EXAMINATIONS = re.compile(
@@ -203,8 +207,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             previous_ages = (pops[0].age_min, pops[0].age_max)
             # ("Identify men aged 50 to 74 ...; the Board recommends routine PSA testing for these men": the antecedent
             # is in this sentence, with its ages)
-            if _ANAPHORA.search(text) and context and context.previous and pops[0].age_min is None and (
-                    pops[0].age_max is None):
+            if (_ANAPHORA.search(text) or (context and context.assessed and _RISK_ASSESSED.search(text))) and (
+                    context and context.previous and pops[0].age_min is None and pops[0].age_max is None):
                 pops = [merged_population(prev, pops[0]) for prev in context.previous]
             earlier = frames[-1] if number > 0 and frames and _SAME_EXAMINATIONS.search(text) else None
             if earlier and pops[0].age_min is None and pops[0].age_max is None:
@@ -291,9 +295,9 @@ def document_frames(document: Any) -> list[Frame]:
         if not frames and test is None:
             test = defined_test(sent, context.intervention)
         if frames:
-            context = context.model_copy(update={"previous": [f.population for f in frames]})
+            context = context.model_copy(update={"previous": [f.population for f in frames], "assessed": False})
         elif _ASSESSED.search(sent) and (assessed := population_of(sent, context)).age_min is not None:
-            context = context.model_copy(update={"previous": [assessed]})
+            context = context.model_copy(update={"previous": [assessed], "assessed": True})
         if not defined_risk and RISK_DEFINITION.search(sent):
             defined_risk = [q for q in quantities(sent)[0] if "risk" in q.name]
         out.extend(frames)

@@ -91,7 +91,15 @@ def population_segments(text: str) -> list[str]:
     prefix, suffix = text[: chain[0].start()], text[end:]
     bounds = [h.start() for h in chain] + [end]
     segs = [re.sub(r"(?:,|\s)*(?:\band|\bor|\bnor)?\s*$", "", text[a:b]) for a, b in zip(bounds, bounds[1:])]
+    # a last population named by its ages alone: "for men in their fifties a level of 3 ng/mL or more is taken as
+    # raised, for men in their sixties the cut-off is 4 ng/mL, and from 70 it is 5 ng/mL"
+    if m := _LAST_BY_AGE.match(suffix):
+        segs, suffix = [*segs, re.sub(r"^(from|over|after)\s+(?=\d)", r"\1 age ", m["last"])], m["end"]
     return [f"{prefix}{seg} {suffix}".strip() for seg in segs]
+
+
+_LAST_BY_AGE = re.compile(r"^\s*,?\s*(?:and|or)\s+(?P<last>(?:from|over|after|aged?)\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?"
+                          r"\d{2}\b[^,;()]*?)(?P<end>[.;]?)$", re.I)
 
 
 # a value limited to its own people, then another for others: "aim for under 140/90 mmHg if the person is under 80,

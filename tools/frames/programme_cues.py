@@ -104,6 +104,9 @@ OFFERED = (
     # cancer"
     r"|^\W*description\s*:\s*(?:the )?(?:percentage|proportion) of\b"
     r"|\b(?:remain|are|is|become) eligible\b"
+    # ("the requirement that former smokers must have quit within the last 15 years has been removed, so the time
+    # since quitting no longer affects eligibility": who is eligible now)
+    r"|\bno longer (?:affects?|determines?|limits?|restricts?) (?:eligibility|who is eligible|who qualifies)\b"
     # ("It no longer matters how long ago you stopped smoking, so people who quit 15 years ago or more are now
     # included")
     r"|\b(?:are|is) now included\b"

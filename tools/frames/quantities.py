@@ -158,7 +158,9 @@ def _op(before: str, after: str) -> str:
     after = re.sub(r"^\s*\)", "", after)
     # a diagnostic threshold is a lower limit: "the diagnostic threshold for hypertension is now 130/80 mm Hg", and so
     # is a threshold moved to a value ("the treatment threshold has been raised to a 10-year risk of 10%")
+    # ("for men in their sixties the cut-off is 4 ng/mL": where a raised result starts)
     diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$"
+                           r"|\bthe cut-?off is (?:now |still )?$"
                            # ("lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80")
                            r"|\bat which (?:hypertension|diabetes) is diagnosed from [^.;]{1,20} to\s*$", before,
                            re.I) or THRESHOLD_MOVED.search(before[-80:])

@@ -119,7 +119,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     # ("... or when the patient would no longer be a candidate for curative treatment": who leaves the pathway)
     r"| be (?:a )?(?:candidate|eligible|suitable|fit)\b"
     # ("a stand-alone cytology result no longer satisfies the numerator": what a measure counts now)
-    r"| (?:satisf(?:y|ies)|meets?|counts? towards?)\b)"
+    r"| (?:satisf(?:y|ies)|meets?|counts? towards?)\b"
+    # ("the time since quitting no longer affects eligibility": who is eligible now)
+    r"| (?:affects?|determines?|limits?|restricts?) (?:eligibility|who is eligible|who qualifies)\b)"
     r"|\bhad (?:previously |formerly |earlier )?been\b"
     # what an earlier edition said: "The previous edition had allowed aspirin to be considered in any adult ..."
     r"|^\W*(?:the|our|its|their|in the|in our|in its) (?:previous|prior|earlier|former|last) (?:edition|version"
@@ -160,6 +162,10 @@ _NOT_A_RECOMMENDATION = re.compile(
     # an option turned down: "The Society considered, and rejected, the lower 130/80 mm Hg threshold adopted by some
     # North American bodies, judging that it would label an extra 14% of adults as hypertensive"
     r"|\bconsidered,? (?:and|but) rejected\b"
+    # ("The Society considered lowering the diagnostic threshold to 130/80 mm Hg, as some other societies have done, but
+    # judged that doing so would label a large share of the population without clear benefit")
+    r"|\b(?:considered|discussed|debated|weighed) (?:lowering|raising|changing|adopting|moving|extending|shortening"
+    r"|lengthening|tightening|relaxing)\b[^.;]*\bbut (?:judged|decided|concluded|found|felt)\b"
     # what others do: "Some countries now start bowel screening at 45, and our advisory board is reviewing the
     # evidence" (not "Some countries start at 45; we recommend starting at 50", the document's own stance beside it)
     r"|^\W*(?:some|other|many|several|a few|a number of) (?:other )?(?:countries|nations|programmes|programs"

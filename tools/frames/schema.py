@@ -104,6 +104,7 @@ class FrameContext(BaseModel):
     intervention: str | None = None
     sex: Literal["female", "male"] | None = None
     previous: list[Population] = Field(default_factory=list)  # populations of the previous sentence ("these")
+    assessed: bool = False  # whether ``previous`` is who the sentence before had a risk worked out for
     scope: Population | None = None
     # an inverse quality measure counts what should not happen, and a measure of avoidance counts its absence: their
     # numerator and denominator recommend nothing

@@ -48,7 +48,12 @@ _EXCLUDED_BEFORE = re.compile(r"\bwithout\b[^.;]{0,100}\b(?:an?|any) (?:LDL|LDL-
 # cancers as yearly testing"
 # (up to the next part: "..., reflecting a rise in early-onset colorectal cancer (...), and the FIT interval has been
 # shortened ... to every year")
-IN_A_REASON = re.compile(r",\s+(?:reflecting|citing|based on)\b(?:(?!,\s+and\b)[^;])*$", re.I)
+# (not a reason that is a recommendation itself: a measure's "..., reflecting the Panel's endorsement of screening
+# mammography every 2 years for average-risk women in that age band")
+IN_A_REASON = re.compile(r",\s+(?:reflecting|citing|based on)\b"
+                         r"(?!\s+(?:the|its|our|their)\s+[\w'’ -]{0,40}?\b(?:endorsement|recommendation)s? "
+                         r"(?:of|for)\b)"
+                         r"(?:(?!,\s+and\b)[^;])*$", re.I)
 NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE, _EXCLUDED_BEFORE,
                       IN_A_REASON)
 

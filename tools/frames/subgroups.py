@@ -34,6 +34,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ("years since quitting: any",
      r"\b(?:no matter|(?:it )?(?:does not|doesn't) matter|(?:it )?no longer matters) how long ago"
      r"|\bwhatever the time since\b"
+     # "the time since quitting no longer affects eligibility"
+     r"|\b(?:time|years|number of years) since (?:quitting|stopping)(?: smoking)? (?:no longer|does not|doesn't) "
+     r"(?:affects?|determines?|limits?|restricts?) (?:eligibility|who is eligible|who qualifies)\b"
      r"|\bhowever long ago\b"
      # "Eligibility no longer depends on how long ago a former smoker quit; people who stopped smoking any number of
      # years ago remain eligible"
