@@ -32,7 +32,7 @@ def test_a_higher_risk_groups_start_after_the_general_one():
                             "40 for men of Black ancestry or with a father or brother diagnosed before 65.",
                             doc_meta=PSA)
     assert [(f.population.age_min, f.population.criteria) for f in frames] == [
-        (45, []), (40, ["Black ancestry", "family history"])]
+        (45, []), (40, ["Black ancestry", "relative's age at diagnosis < 65", "family history"])]
 
 
 def test_a_programmes_invitations():

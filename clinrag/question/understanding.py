@@ -322,13 +322,18 @@ def asked_most_people(question: str) -> bool:
 
 
 _AVERAGE_RISK = re.compile(r"\baverage[- ]risk\b", re.I)  # "average-risk adults", "men at average risk"
+# a higher-risk group asked about beside them: "..., and on which family history qualifies someone for earlier
+# colonoscopy", "and for Black men"
+_HIGHER_RISK_TOO = re.compile(r"\b(?:family history|relatives?|Black|BRCA\w*|higher[- ]risk|high[- ]risk"
+                              r"|increased risk)\b", re.I)
 
 
 def asked_average_risk(question: str) -> bool:
-    """Whether a question asks about people at average risk ("the age at which men at average risk can start PSA
+    """Whether a question asks about people at average risk only ("the age at which men at average risk can start PSA
     screening"), so what higher-risk groups are advised is not what it asks
-    (:func:`clinrag.tools.frames.conflicts.find_conflicts`' ``average_risk``)."""
-    return bool(_AVERAGE_RISK.search(question))
+    (:func:`clinrag.tools.frames.conflicts.find_conflicts`' ``average_risk``); a question that also names a
+    higher-risk group asks about both."""
+    return bool(_AVERAGE_RISK.search(question)) and not _HIGHER_RISK_TOO.search(question)
 
 
 def describe_person(age: int | None, sex: str | None) -> str:

@@ -4,7 +4,7 @@ individual decision, insufficient evidence, recommend against, discourage), chec
 
 from __future__ import annotations
 
-from clinrag.tools.frames.lexicon import OVERUSE
+from clinrag.tools.frames.lexicon import DIAGNOSED_AT, OVERUSE
 from clinrag.tools.frames.no_stance import NEW_AGE, STEP
 from clinrag.tools.frames.programme_cues import OFFERED
 
@@ -345,6 +345,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) (?:usually |normally |generally )?a reason (?:for [\w ]{1,30} )?to refer\b"
         rf"|\b(?:is|are) (?:usually |normally |generally |then )?followed by (?:a |an )?(?:{_NEXT_STEP}|biopsy"
         r"|colonoscopy)\b"
+        # a letter's next step at a result: "If the amount found is 80 micrograms of haemoglobin per gram of faeces or
+        # more, we will contact you within two weeks to arrange a colonoscopy"
+        rf"|\b(?:or (?:above|higher|more)|and above)\b[^.;]{{0,10}},\s*(?:we|they|your (?:GP|doctor|nurse)) will "
+        rf"(?:contact|call|phone|write to) you\b[^.;]{{0,40}}\bto arrange (?:a |an |your )?(?:{_NEXT_STEP}|biopsy"
+        r"|colonoscopy|scan)\b"
         # a test worth having only for some: "Testing is generally only worthwhile if you expect to live at least ten
         # more years"
         r"|\b(?:is|are) (?:generally |usually |likely to be )*(?:only worthwhile|worthwhile only) (?:if|when|for|in)\b"
@@ -359,6 +364,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"(?:when|at|if|by|as|from \d[\d./]* to)\b"
         # ("Hypertension continues to be diagnosed at a clinic blood pressure of 140/90 mm Hg or above")
         r"|\bhypertension (?:continues to be|remains) (?:diagnosed|defined|confirmed) (?:when|at|if|by|as)\b"
+        # ("the Association has lowered the clinic threshold for diagnosing hypertension from 140/90 to 130/80 mm Hg")
+        rf"|\b{DIAGNOSED_AT} from \d[\d./]* to\b"
         # "the diagnostic threshold for hypertension is now 130/80 mm Hg", "retains the definition of hypertension as"
         r"|\b(?:threshold|cut-?off) (?:for|of) (?:\w+ ){0,3}(?:is|are) (?:now |still )?(?=\d|[<>≥≤])"
         # "a PSA of 3.0 ng/mL or higher is now the threshold for referral"

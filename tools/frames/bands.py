@@ -48,6 +48,14 @@ def at_a_result(frame: Frame) -> bool:
     return any(q.name in RESULT_LEVELS for q in frame.thresholds)
 
 
+def retest_tier(frame: Frame) -> bool:
+    """A result below the level at which to act that sets when to test again ("A baseline PSA below 1 ng/mL ...: these
+    men can be retested every 5 years; men with a PSA of 1 to less than 3 ng/mL should be retested every 2 years"):
+    its levels are tiers of a schedule, not a threshold to compare with another document's referral level."""
+    levels = [q for q in frame.thresholds if q.name in RESULT_LEVELS]
+    return frame.interval_months is not None and bool(levels) and all(q.op in ("<", "<=", "range") for q in levels)
+
+
 def selected_by_ldl(frame: Frame) -> bool:
     """People selected by a lower limit on LDL-C and no 10-year risk ("with an LDL-C of 190 mg/dL or higher"), a
     subgroup (:func:`general`)."""

@@ -95,7 +95,8 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     # thresholds of two recommendations for (or left to a decision about) the intervention; targets of two
     # recommendations
     tiers_a, tiers_b = (joined_tiers(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
-    if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and thresholds_differ(tiers_a, tiers_b):
+    if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and not (
+            bands.retest_tier(a) or bands.retest_tier(b)) and thresholds_differ(tiers_a, tiers_b):
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
     if both_rec and not (goal_set_aside(a, b, docs, kind) or goal_set_aside(b, a, docs, kind)) and targets_differ(
             a.targets, b.targets):

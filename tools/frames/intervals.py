@@ -71,8 +71,13 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     (rf"\b{_NUM}-(year)ly\b", None, "post"),
     # a quality measure's look-back: "cytology performed within the last 3 years", "a primary hrHPV test within the
     # last 5 years" (not "quit within the past 15 years", an eligibility)
-    (rf"\b(?:performed|done|documented|results?|tests?|testing|screened|screening)\s+within\s+the\s+"
-     rf"(?:last|past|previous)\s+{_NUM}\s+(years?)", None, "post"),
+    # (the word before is not part of the span, so that a test's own name ends before it: "a multitarget stool DNA
+    # test within the past 3 years", "flexible sigmoidoscopy within the past 5 years; or a colonoscopy within the past
+    # 10 years")
+    (r"(?:" + "|".join(f"(?<={w} )" for w in (
+        "performed", "done", "documented", "result", "results", "test", "tests", "testing", "screened", "screening",
+        "colonoscopy", "sigmoidoscopy", "colonography", "mammogram", "mammography", "cytology"))
+     + rf")within\s+the\s+(?:last|past|previous)\s+{_NUM}\s+(years?)", None, "post"),
     (r"\bonce (?:a|every) decade\b", 120, "post"),
     (r"\bbiennial\b", 24, "pre"),
     # (not a visit: "at their annual review", "to your annual diabetes review")

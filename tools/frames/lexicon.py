@@ -19,6 +19,10 @@ from clinrag.tools.frames.subgroups import CONDITIONS
 SUPPLEMENTAL = "supplemental breast imaging"  # named in a sentence, it is what the sentence is about
 # too much of an intervention, a harm rather than the intervention itself: "to discourage overtreatment"
 OVERUSE = r"over-?(?:treatment|treating|use|testing|screening|diagnosis|prescribing)\b"
+# the level at which a condition is diagnosed, named where it moves: "has lowered the blood pressure at which
+# hypertension is diagnosed from 140/90 to 130/80 mm Hg", "has lowered the clinic threshold for diagnosing hypertension
+# from 140/90 to 130/80 mm Hg" (a recommendation of the new value, a change note otherwise)
+DIAGNOSED_AT = r"(?:at which (?:hypertension|diabetes) is diagnosed|for diagnosing (?:hypertension|diabetes))"
 
 # Intervention vocabulary. The BP family is resolved to "blood-pressure target" or "blood-pressure threshold"
 # in extract.py depending on whether the sentence states a target.

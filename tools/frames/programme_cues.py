@@ -30,7 +30,9 @@ OFFERED = (
     # a letter's "We offer screening to everyone aged 50 to 70 who is registered with a local practice"
     r"|\bwe (?:now |also |currently )?offer\b"
     # ("If your PSA is 4 ng/mL or above, your doctor will usually refer you to a urologist")
-    r"|\b(?:doctor|GP|nurse|clinician|practice|team) (?:will|'ll|’ll) (?:usually |normally |generally |then )?"
+    # ("If your result is normal and you want to keep being tested, most GPs will offer another test every two years")
+    r"|\b(?:doctors?|GPs?|nurses?|clinicians?|practices?|team) (?:will|'ll|’ll) "
+    r"(?:usually |normally |generally |then )?"
     # ("If your PSA is 3 ng/mL or higher, your GP will usually repeat the test and may refer you for an MRI scan")
     r"(?:offer|refer|repeat (?:the|your) (?:PSA )?(?:test|blood test))\b"
     r"|\bcovers\b|\b(?:is|are|remains?|stays?) (?:still )?covered\b|\bmedically necessary\b|\bfrequency limits?\b"
@@ -104,6 +106,9 @@ OFFERED = (
     # cancer"
     r"|^\W*description\s*:\s*(?:the )?(?:percentage|proportion) of\b"
     r"|\b(?:remain|are|is|become) eligible\b"
+    # a leaflet's "You can take part if you are aged between 55 and 80 and you have smoked ... 20 pack-years", "you can
+    # still take part as long as you quit within the last 15 years"
+    r"|\bcan (?:still |now |also )?take part\b"
     # ("the requirement that former smokers must have quit within the last 15 years has been removed, so the time
     # since quitting no longer affects eligibility": who is eligible now)
     r"|\bno longer (?:affects?|determines?|limits?|restricts?) (?:eligibility|who is eligible|who qualifies)\b"

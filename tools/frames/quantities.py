@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import set_aside
+from clinrag.tools.frames.lexicon import DIAGNOSED_AT
 from clinrag.tools.frames.numbers import NUMBER, NUMBER_WORDS, number
 from clinrag.tools.frames.programme_cues import NUMERATOR_NOW
 from clinrag.tools.frames.quantity_names import TIME_IN_RANGE, quantity_name
@@ -56,7 +57,7 @@ INVERSE_MEASURE = re.compile(r"\binverse measure\b|\ba lower (?:rate|score|perce
 MOVED_LIMIT = re.compile(r"\bfrom (?:below|under|less than|above|over|at least)\s*$", re.I)
 # ... and a reading moved: "has lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80
 # mm Hg" (130/80)
-MOVED_READING = re.compile(r"\b(?:lowered|raised|reduced|increased|changed|moved)\b[^.;]{0,80}\bfrom\s*$", re.I)
+MOVED_READING = re.compile(r"\b(?:lowered|raised|reduced|increased|changed|moved)\b[^.;]{0,160}\bfrom\s*$", re.I)
 _TARGET_CUE = re.compile(
     r"\btarget(?![- ]organ)|\bgoals?\b|\baim\w*|\btoward\b|\bLDL-C by\b|\breduced by\b|\blower LDL"
     r"|\btreat(?:ed|ing)? to\b|\bgood enough\b|\bright balance\b"
@@ -162,7 +163,9 @@ def _op(before: str, after: str) -> str:
     diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$"
                            r"|\bthe cut-?off is (?:now |still )?$"
                            # ("lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80")
-                           r"|\bat which (?:hypertension|diabetes) is diagnosed from [^.;]{1,20} to\s*$", before,
+                           rf"|\b{DIAGNOSED_AT} from [^.;]{{1,20}} to\s*$"
+                           # ("... and the threshold for confirming it with home monitoring from 135/85 to 130/80")
+                           r"|\bthreshold\b[^.;]{0,60}\bfrom \d[\d/]* (?:mm ?Hg )?to\s*$", before,
                            re.I) or THRESHOLD_MOVED.search(before[-80:])
     before, after = before[-30:].lower(), after[:25].lower()
     if re.search(r"(?:at or below|at most|up to|≤|<=)\s*$", before):
@@ -202,6 +205,11 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             before, after = text[: m.start()], text[m.end() :]
             moved = MOVED_LIMIT if kind == "range" else MOVED_READING if kind == "bp_range" else None
             if moved and moved.search(before):  # two limits, the former and the new one
+                continue
+            # ... the former one of which is no value of the document ("and the threshold for confirming it with home
+            # monitoring from 135/85 to 130/80 mm Hg")
+            if kind == "bp_pair" and MOVED_READING.search(before):
+                taken.append((m.start(), m.end()))
                 continue
             taken.append((m.start(), m.end()))
             not_a_value = set_aside.SHARE_OF_PEOPLE.match(after) or any(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames.action_cues import ACTION_CUES, MAY_STOP_CUE
+from clinrag.tools.frames.lexicon import DIAGNOSED_AT
 from clinrag.tools.frames.schema import RECOMMEND_LIKE
 
 # "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation", "earns a B
@@ -131,7 +132,7 @@ _NOT_A_RECOMMENDATION = re.compile(
     r"|\b(?:has|have|had|was|were) (?:\w+ )?(?:been )?(?:withdrawn|rescinded|retired|revoked)\b"
     # (not a value moved, which states the new one: "has lowered the blood pressure at which hypertension is diagnosed
     # from 140/90 to 130/80 mm Hg")
-    r"|\b(?:lowered|raised) the\b(?! [^.;]*\bat which (?:hypertension|diabetes) is diagnosed from \d)|\bkeeps the\b"
+    rf"|\b(?:lowered|raised) the\b(?! [^.;]*\b{DIAGNOSED_AT} from \d)|\bkeeps the\b"
     # "This update raises the risk threshold at which statin therapy is recommended ...": what the edition changed,
     # with no value (not "lowers the age at which screening is covered: ... eligible at 45", "this lowers the starting
     # age from 50")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from clinrag.tools.frames.lexicon import DIAGNOSED_AT
+
 # a share of people is no value of a recommendation: of a panel's votes, how a consensus statement reports itself ("(94%
 # agreement)", "consensus was defined as at least 75% agreement", "endorsed by 88% of panel members"
 # (and a measure's performance rate: "Plans achieving control in 70% or more of eligible members")
@@ -50,10 +52,13 @@ _EXCLUDED_BEFORE = re.compile(r"\bwithout\b[^.;]{0,100}\b(?:an?|any) (?:LDL|LDL-
 # shortened ... to every year")
 # (not a reason that is a recommendation itself: a measure's "..., reflecting the Panel's endorsement of screening
 # mammography every 2 years for average-risk women in that age band")
-IN_A_REASON = re.compile(r",\s+(?:reflecting|citing|based on)\b"
+# ... and what the advice keeps of another schedule: "Men who choose screening should be tested every two years, which
+# keeps most of the benefit of annual testing while reducing false-positive results"
+IN_A_REASON = re.compile(r",\s+(?:(?:reflecting|citing|based on)\b"
                          r"(?!\s+(?:the|its|our|their)\s+[\w'’ -]{0,40}?\b(?:endorsement|recommendation)s? "
                          r"(?:of|for)\b)"
-                         r"(?:(?!,\s+and\b)[^;])*$", re.I)
+                         r"|which (?:keeps|retains|preserves|captures|achieves) (?:most|much|nearly all|almost all) "
+                         r"of\b)(?:(?!,\s+and\b)[^;])*$", re.I)
 NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE, _EXCLUDED_BEFORE,
                       IN_A_REASON)
 
@@ -79,8 +84,8 @@ FORMER_VALUE = re.compile(
     r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up|relaxed|tightened|loosened|eased) from"
     r"(?: the| a| an)?(?: (?:below|under|less than|above|over|at least))?\s*$"
     # ("has lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80 mm Hg")
-    r"|\b(?:lowered|raised|reduced|increased|changed|moved|tightened|relaxed) the\b[^.;]{0,80}\bat which "
-    r"(?:hypertension|diabetes) is diagnosed from\s*$", re.I)
+    rf"|\b(?:lowered|raised|reduced|increased|changed|moved|tightened|relaxed) the\b[^.;]{{0,80}}\b{DIAGNOSED_AT} "
+    r"from\s*$", re.I)
 
 
 # a goal tighter than the usual one, stated only by that usual value: "your goal may be set lower than 7% if you are

@@ -89,6 +89,15 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     # (and "carriers of a BRCA1 or BRCA2 pathogenic variant")
     ("germline mutation", r"\bgermline mutations?|\b(?:pathogenic )?BRCA[12]?(?: or BRCA[12])? (?:pathogenic )?"
                           r"(?:variant|mutation)s?\b"),
+    # how young a relative was at diagnosis: "a first-degree relative diagnosed with colorectal cancer before age 60",
+    # "... or an advanced adenoma at any age"
+    ("relative's age at diagnosis < {}",
+     r"\b(?:(?:first-degree|close|blood) )?(?:relatives?|father|brother|mother|sister|parent|sibling)\b[^.;]{0,60}?"
+     r"\bdiagnosed\b[^.;]{0,50}?"
+     rf"\b(?:before|under|younger than) (?:the )?(?:age (?:of )?)?({NUMBER})\b"),
+    ("relative's age at diagnosis: any",
+     r"\b(?:(?:first-degree|close|blood) )?(?:relatives?|father|brother|mother|sister|parent|sibling)\b[^.;]{0,60}?"
+     r"\bdiagnosed\b[^.;]{0,60}?\bat any age\b"),
     (
         "family history",
         r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
