@@ -32,6 +32,11 @@ MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b"
                 r"|\b(?:appropriate|reasonable|acceptable) to (?:stop|discontinue|cease)\b|\bno longer needs?\b"
                 r"|\bconsider (?:stopping|discontinuing|ceasing|ending)\b")
 
+# a value an edition put in place of the old one ("the relaxed target ... used in the 2019 edition has been replaced by
+# a target range of 58 to 64 mmol/mol"): what is advised now, a cue of "recommend"
+REPLACED_BY_NEW = (r"\b(?:has|have) been replaced (?:by|with) (?:a |an )?(?:[\w-]+ ){0,2}(?:target|goal|threshold"
+                   r"|cut-?off|interval|range)\b")
+
 # what a result sets off ("triggers a repeat test", "warrants referral", "is usually followed by a repeat test", "is
 # usually followed by a second test")
 _NEXT_STEP = r"(?:repeat|referral|further|urology|specialist|MRI|second test|second PSA)"
@@ -225,7 +230,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bask (?:your|a|their) (?:doctor|clinician|provider|nurse|GP) (?:about|whether|if)\b"
         # "your risk is higher and you can ask about the test from the age of 45"
         # ("if you are a man aged 50 to 69 you can ask your GP for a PSA blood test")
-        r"|\b(?:can|may) ask (?:your \w+ )?(?:about|for) (?:the |a )?(?:PSA )?(?:blood )?(?:test|testing|screening)\b"
+        # ("If you are 70 or older, you can still ask about the test, and your doctor will talk it through with you")
+        r"|\b(?:can|may) (?:still |also )?ask (?:your \w+ )?(?:about|for) (?:the |a )?(?:PSA )?(?:blood )?"
+        r"(?:test|testing|screening)\b"
         # ("continued testing should be offered only to those in good health ..., after individual discussion")
         r"|\bafter (?:an )?individual discussion\b"
         # "screening is a choice you can make with your doctor"
@@ -288,7 +295,7 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # a measure's reason: "..., reflecting the Panel's endorsement of screening mammography every 2 years"
         r"|(?<!no )\bendorsement of\b"
         # what an edition now advises in place of the old: "Repeat testing every two years now replaces annual testing"
-        r"|\bnow (?:replaces?|supersedes?)\b"
+        rf"|\bnow (?:replaces?|supersedes?)\b|{REPLACED_BY_NEW}"
         # a consensus statement's finding of agreement: "the panel agreed on an A1C goal below 7.0%"
         r"|\bagreed (?:on|upon) (?:an?|the) (?:[\w-]+ ){0,3}(?:goal|target|threshold|interval|age|schedule)\b"
         # what programmes, letters, insurers, pathways and quality measures offer, cover, send and count
@@ -319,6 +326,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|categori[sz]ed) as (?:raised|abnormal|high|elevated|positive|(?:stage [12] )?hypertension)\b"
         # ("The test now counts as abnormal when it finds 120 micrograms of haemoglobin per gram of faeces or more")
         r"|\b(?:counts?|is counted|is read|reads) as (?:abnormal|positive|raised|high|elevated)\b"
+        # ("a PSA result of 4.0 ng/mL or higher ..., which the programme treats as a raised PSA")
+        r"|\btreats? (?:it |them )?as (?:an? )?(?:abnormal|positive|raised|high|elevated)\b"
         # a threshold moved to its new value: "the diagnostic threshold for hypertension has been lowered to 130/80
         # mm Hg"
         r"|\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:has|have) been (?:\w+ )?(?:lowered|raised|reduced|increased|moved"

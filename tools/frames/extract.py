@@ -230,9 +230,12 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             repeated = frames[-1].test if gapped and same_people and frames else None
             options = [(test or repeated, interval or (earlier.interval_months if earlier else None))
                        for test, interval in test_options(added[0] if added else text, name)]
-            if any(q.name == "FIT haemoglobin" for q in thresholds):
+            fit_cut_off = any(q.name == "FIT haemoglobin" for q in thresholds)
+            if fit_cut_off and not any(test == "FIT" for test, _ in options):
                 # a FIT's cut-off is about the FIT, whatever test it leads to ("if your sample contains 80 micrograms
-                # of blood per gram or more, we will offer you ... a colonoscopy")
+                # of blood per gram or more, we will offer you ... a colonoscopy"); beside a FIT option of its own it is
+                # that option's ("a fecal immunochemical test every 2 years or colonoscopy every 10 years ..., using a
+                # FIT positivity threshold of 20 micrograms")
                 options = [("FIT", interval) for _, interval in options]
             first = len(frames)
             for (name, thresholds, targets), (test, interval) in product(quantity_sets, options):
@@ -244,7 +247,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                             population=pop,
                             action=act,
                             interval_months=interval,
-                            thresholds=thresholds,
+                            thresholds=[q for q in thresholds if test in (None, "FIT") or q.name != "FIT haemoglobin"]
+                            if fit_cut_off else thresholds,
                             targets=targets,
                             strength=strength,
                             sentence=said,
@@ -295,7 +299,8 @@ def document_frames(document: Any) -> list[Frame]:
         if not frames and test is None:
             test = defined_test(sent, context.intervention)
         if frames:
-            context = context.model_copy(update={"previous": [f.population for f in frames], "assessed": False})
+            context = context.model_copy(update={"previous": [f.population for f in frames],
+                                                 "assessed": bool(_ASSESSED.search(sent))})
         elif _ASSESSED.search(sent) and (assessed := population_of(sent, context)).age_min is not None:
             context = context.model_copy(update={"previous": [assessed], "assessed": True})
         if not defined_risk and RISK_DEFINITION.search(sent):

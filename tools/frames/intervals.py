@@ -105,7 +105,9 @@ _WHO_DURING = re.compile(r"\b(?:of age|old|(?:aged?|turns?) \d+\w*(?:\s*(?:throu
 # ... and a denominator's measurement year, which says who is counted ("Denominator: men aged 50 to 74 with a PSA
 # screening test during the measurement year"), not how often a test is expected (a numerator's "a FIT during the
 # measurement year" is)
-_IN_A_DENOMINATOR = re.compile(r"\bdenominator(?:\s*\([^()]*\))?\s*:(?![^;]*\bnumerator\b)[^;]*$", re.I)
+# ("Measure PCS-1: the denominator is men aged 55 to 69 years who had a PSA screening test during the measurement year")
+_IN_A_DENOMINATOR = re.compile(r"\bdenominator(?:\s*\([^()]*\))?\s*(?::|\bis\b|\bincludes\b)"
+                               r"(?![^;]*\bnumerator\b)[^;]*$", re.I)
 
 
 def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:

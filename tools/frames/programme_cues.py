@@ -97,6 +97,10 @@ OFFERED = (
     # control): ...")
     rf"|^\W*(?:denominator|numerator|eligible population){MEASURE_LABEL_END}"
     r"|^\W*numerator (?:compliance )?(?:is met|requires)\b"
+    # ... written as a sentence: "For the control measure, the numerator is members whose most recent HbA1c ... is below
+    # 8.0%", "The denominator for both measures is members aged 18 to 75 years with diabetes"
+    r"|^\W*(?:for (?:the |each )?[\w -]{1,40}?,\s*(?:[\w -]{1,40},\s*)?)?the (?:denominator|numerator)"
+    r"(?: for (?:the |both |each )?[\w -]{1,30}?)? (?:is|are|includes?|comprises?)\b"
     rf"|{NUMERATOR_NOW}"
     # a quality indicator's count of good control: "Indicator DM-3 records the percentage of patients ... whose most
     # recent HbA1c ... is 58 mmol/mol (7.5%) or less"

@@ -160,7 +160,9 @@ def _op(before: str, after: str) -> str:
     # a diagnostic threshold is a lower limit: "the diagnostic threshold for hypertension is now 130/80 mm Hg", and so
     # is a threshold moved to a value ("the treatment threshold has been raised to a 10-year risk of 10%")
     # ("for men in their sixties the cut-off is 4 ng/mL": where a raised result starts)
-    diagnostic = re.search(r"\bdiagnostic (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) (?:now |still )?$"
+    # ("using a FIT positivity threshold of 20 micrograms of haemoglobin per gram")
+    diagnostic = re.search(r"\b(?:diagnostic|positivity) (?:threshold|cut-?off)\b[^.;]{0,30}\b(?:is|of) "
+                           r"(?:now |still )?$"
                            r"|\bthe cut-?off is (?:now |still )?$"
                            # ("lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80")
                            rf"|\b{DIAGNOSED_AT} from [^.;]{{1,20}} to\s*$"
@@ -212,6 +214,8 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
                 taken.append((m.start(), m.end()))
                 continue
             taken.append((m.start(), m.end()))
+            if set_aside.USED_BEFORE_AFTER.match(after):
+                continue
             not_a_value = set_aside.SHARE_OF_PEOPLE.match(after) or any(
                 p.search(before) for p in set_aside.NOT_A_VALUE_BEFORE)
             if not_a_value and not kind.startswith("bp_"):
@@ -233,8 +237,13 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             found.append((m.start(), before, unit, value, op))
             following[m.start()] = after
     found.sort(key=lambda t: t[0])
-    for i in range(1, len(found)):  # "below 7% (53 mmol/mol)": the same limit in other units, same comparator
-        if found[i][4] == "=" and re.fullmatch(r"[^()]{0,16}\(\s*", found[i][1][found[i - 1][0] :]):
+    # "below 7% (53 mmol/mol)", "below 53 mmol/mol, which is the same as 7%": the same limit in other units, same
+    # comparator
+    restated: set[int] = set()  # (a restatement is a goal where the value it restates is one)
+    for i in range(1, len(found)):
+        if found[i][4] == "=" and re.fullmatch(r"[^()]{0,16}\(\s*|[^()]{0,16},\s*(?:which is |that is )?(?:the same as"
+                                               r"|equivalent to|equal to)\s*", found[i][1][found[i - 1][0] :]):
+            restated.add(i)
             found[i] = (*found[i][:4], found[i - 1][4])
     # "140 mm Hg systolic or 90 mm Hg diastolic or higher", "at least 140 mm Hg systolic or 90 mm Hg diastolic": one
     # comparator for both
@@ -246,7 +255,10 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             found[i + 1] = (*found[i + 1][:4], found[i][4])
     named = []
     inverse = INVERSE_MEASURE.search(text)
-    for (pos, before, unit, value, op), in_target in zip(found, _in_target(text, [f[0] for f in found])):
+    in_targets = _in_target(text, [f[0] for f in found])
+    for i in sorted(restated):
+        in_targets[i] = in_targets[i - 1]
+    for (pos, before, unit, value, op), in_target in zip(found, in_targets):
         name = quantity_name(before, unit, in_target, following[pos])
         if name == TIME_IN_RANGE:  # a share of readings is no percentage an A1C could be compared with
             unit = "% of readings"
@@ -274,8 +286,11 @@ def _once(qs: list[Quantity]) -> list[Quantity]:
 _NEXT_VERB = re.compile(r"\s(?:and|then)\s+(?=(?:should|must|may|then|treat|aim|lower|keep|target)\b)", re.I)
 
 
-# where a target phrase starts: "whose systolic pressure is at or above 150 mm Hg to a target below 150 mm Hg"
-_TARGET_PHRASE = re.compile(r"\s(?=(?:to|with) (?:a|an|the) (?:\w+ )?(?:target|goal)\b)", re.I)
+# where a target phrase starts: "whose systolic pressure is at or above 150 mm Hg to a target below 150 mm Hg", "the
+# definition of hypertension (an average office blood pressure of 130/80 mm Hg or higher) and the general treatment
+# goal of less than 130/80 mm Hg"
+_TARGET_PHRASE = re.compile(r"\s(?=(?:(?:to|with) (?:a|an|the) (?:\w+ )?|and (?:a|an|the) (?:[\w-]+ ){0,3})"
+                            r"(?:target|goal)\b)", re.I)
 
 
 def _segment(text: str, pos: int) -> str:

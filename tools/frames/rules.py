@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames.action_cues import ACTION_CUES, MAY_STOP_CUE
+from clinrag.tools.frames.action_cues import ACTION_CUES, MAY_STOP_CUE, REPLACED_BY_NEW
 from clinrag.tools.frames.lexicon import DIAGNOSED_AT
 from clinrag.tools.frames.schema import RECOMMEND_LIKE
 
@@ -208,7 +208,8 @@ _ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade 
 # (a change note's "lowered the diagnostic threshold, so that ... 130/80 mm Hg or higher ... now defines hypertension")
 # ("Eligibility no longer depends on how long ago a former smoker quit; people who stopped smoking any number of years
 # ago remain eligible": who is eligible now)
-_NOW = re.compile(r"\bnow (?:recommend|advis|suggest|define|replace)\w*|\bno longer depends? on\b"
+# ("the relaxed target ... used in the 2019 edition has been replaced by a target range of 58 to 64 mmol/mol")
+_NOW = re.compile(rf"\bnow (?:recommend|advis|suggest|define|replace)\w*|\bno longer depends? on\b|{REPLACED_BY_NEW}"
                   r"|\b(?:is|are) no longer an? (?:exclusion|criterion|barrier|requirement)\b", re.I)
 # "If a serious illness limits how long you are expected to live, screening is no longer recommended for you": a
 # sentence that opens with its condition says what holds for those people now

@@ -15,6 +15,11 @@ from clinrag.tools.frames.lexicon import DIAGNOSED_AT
 SHARE_OF_PEOPLE = re.compile(r"\s*(?:or (?:more|higher|greater|above) )?(?:agreement|consensus|of (?:the |all |their )?"
                              r"(?:voting |eligible )?(?:panel|panel members|panellists|panelists|members|votes|voters"
                              r"|respondents|participants|patients|enrollees|beneficiaries))\b", re.I)
+# a value the text says an earlier edition used: "the relaxed target of below 69 mmol/mol (8.5%) used in the 2019
+# edition has been replaced by a target range of 58 to 64 mmol/mol"
+USED_BEFORE_AFTER = re.compile(r"\s*\)?\s*(?:\([^()]*\)\s*)?(?:(?:as |that was |which was )?"
+                               r"(?:used|adopted|recommended|set) in (?:the|our|its) (?:\d{4}|previous|earlier|last"
+                               r"|former|prior) (?:edition|version|guideline|statement|update|standards?)\b)", re.I)
 # how common something is, not a value of the recommendation: "white-coat hypertension, which affects an estimated
 # 10-30% of people"
 _PREVALENCE_BEFORE = re.compile(r"\b(?:affects?|affecting) (?:an estimated |about |around |roughly |some )?$", re.I)

@@ -147,7 +147,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
     # secondary prevention: "patients who take aspirin after a heart attack, stent or stroke"
     ("established cardiovascular disease",
      r"\bafter (?:a |an )?(?:heart attack|myocardial infarction|stent|ischa?emic stroke)"
-     r"|(?<!without )(?<!no )\b(?:established|known) (?:cardiovascular disease|CVD|ASCVD)\b"),
+     # (not "adults aged 40 to 84 who do not have established cardiovascular disease")
+     r"|(?<!without )(?<!no )(?<!not have )(?<!n't have )\b(?:established|known) "
+     r"(?:cardiovascular disease|CVD|ASCVD)\b"),
     (
         "limited life expectancy",
         r"\blimited life expectancy|\blimits? (?:\w+ )?life expectancy"

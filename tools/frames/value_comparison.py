@@ -36,9 +36,11 @@ def _bounds(value: str) -> list[float] | None:
 
 def _same_values(ka: list, kb: list) -> bool:
     """Two lists of (comparator, value, unit) that state the same values: a range's bounds written to one more decimal
-    place are the same bound ("5% to less than 7.5%" read as 5-7.5 and "5 to 7.4 per cent")."""
+    place are the same bound ("5% to less than 7.5%" read as 5-7.5 and "5 to 7.4 per cent"), and a lower limit is
+    the same whether its value is included or not ("an LDL-C above 190 mg/dL" and "190 mg/dL or more": writers use
+    both for one cut-off)."""
     def same(a: tuple, b: tuple) -> bool:
-        if a == b:
+        if a == b or ({a[0], b[0]} == {">", ">="} and a[1:] == b[1:]):
             return True
         if a[0] != b[0] or a[2] != b[2] or a[0] != "range":
             return False

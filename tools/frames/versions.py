@@ -1,5 +1,6 @@
 """Conflicts only between versions of one organization: a test added to or dropped from an age band's options (an
-``action`` change)."""
+``action`` change), and the schedule that changes with it when the new test takes the old one's place (an
+``interval`` change)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,25 @@ def option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
                         f, f"{f.action}: {f.test} ({ages})",
                         listed[0], f"{f.test} not among its recommended tests for {ages} ({tests})",
                     )
+                    if replaced := _schedule_replaced(f, listed, fa):
+                        add("change", "interval", f, _schedule(f), replaced, _schedule(replaced))
+
+
+def _schedule(f: Frame) -> str:
+    return f"{f.interval_months.text()} months ({f.test})" if f.interval_months else ""
+
+
+def _schedule_replaced(new: Frame, listed: list[Frame], own: list[Frame]) -> Frame | None:
+    """The other version's one recommended schedule that ``new`` takes the place of: "cervical cytology every three
+    years" (2016) against "primary hrHPV testing every 5 years is the preferred strategy", with cytology every 3 years
+    "acceptable" only "where hrHPV testing is not yet available" (2022). Only where the other version recommends one
+    schedule, the new test is recommended (not suggested) on a schedule of its own, and the old test, if named beside
+    it, is no longer recommended."""
+    recommended = [g for g in listed if g.action == "recommend" and g.interval_months]
+    if new.action != "recommend" or not new.interval_months or len({g.test for g in recommended}) != 1:
+        return None
+    old = recommended[0]
+    if old.interval_months == new.interval_months or any(
+            g.test == old.test and g.action == "recommend" for g in own):
+        return None
+    return old
