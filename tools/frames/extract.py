@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -38,6 +37,7 @@ from clinrag.tools.frames.programme_cues import MEASURE_LABEL_END
 from clinrag.tools.frames.quantities import quantities
 from clinrag.tools.frames.readings import readings_in_mm_hg
 from clinrag.tools.frames.schema import Frame, FrameContext, Quantity
+from clinrag.tools.index.text import split_sentences
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b"
                        # the risk the sentence before estimated, for the people it named: "If you are between 40 and 84
@@ -267,21 +267,14 @@ def _as_a1c(qs: list) -> list:
     return [q.model_copy(update={"name": "A1C"}) if q.name in ("percent", "mmol/mol value") else q for q in qs]
 
 
-@lru_cache(maxsize=1)
-def _segmenter() -> Any:
-    import pysbd
-
-    return pysbd.Segmenter(language="en", clean=False)
-
-
 def sentences(text: str) -> list[str]:
-    """Sentence split with pysbd (spaCy's parser splits "mm Hg." after "mm"); a strength written after the period
-    ("... aged 40 to 74 years. (B recommendation)") stays with its sentence."""
+    """The index's sentence split (pysbd: spaCy's parser splits "mm Hg." after "mm"), with a strength written after
+    the period ("... aged 40 to 74 years. (B recommendation)") kept with its sentence."""
     out: list[str] = []
-    for s in (s.strip() for s in _segmenter().segment(text)):
+    for s in split_sentences(text):
         if out and re.fullmatch(r"\([^()]*\)\.?", s):
             out[-1] = f"{out[-1]} {s}"
-        elif s:
+        else:
             out.append(s)
     return out
 

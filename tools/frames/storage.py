@@ -10,7 +10,9 @@ FRAMES_FILE = "frames.jsonl"
 _EXTRACTOR_MODULES = ("extract.py", "document_passes.py", "examinations.py", "clauses.py", "clause_parts.py",
                       "populations.py", "rules.py", "action_cues.py", "intervals.py", "ages.py", "quantities.py",
                       "quantity_names.py", "readings.py", "set_aside.py", "lexicon.py", "subgroups.py", "numbers.py",
-                      "no_stance.py", "programme_cues.py", "schema.py")
+                      "no_stance.py", "programme_cues.py", "schema.py", "goals.py",
+                      # the index's sentence split, which the extractor reads documents with
+                      "../index/text.py")
 
 
 def extractor_fingerprint() -> str:
@@ -19,7 +21,7 @@ def extractor_fingerprint() -> str:
 
     digest = hashlib.sha256()
     for name in _EXTRACTOR_MODULES:
-        digest.update((Path(__file__).with_name(name)).read_bytes())
+        digest.update((Path(__file__).parent / name).read_bytes())
     return digest.hexdigest()[:16]
 
 
