@@ -35,6 +35,7 @@ from collections.abc import Collection
 from typing import Any, get_args
 
 from clinrag.tools.frames import bands
+from clinrag.tools.frames.intervals import schedule_text
 from clinrag.tools.frames.pairing import (
     comparable,
     era,
@@ -90,8 +91,7 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
         out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")
     both_rec = a.action in RECOMMEND_LIKE and b.action in RECOMMEND_LIKE
     if differ := schedules_differ(a, b, docs, kind):
-        t = f" ({a.test})" if a.test else ""
-        out["interval"] = (f"{differ[0].text()} months{t}", f"{differ[1].text()} months{t}")
+        out["interval"] = (schedule_text(differ[0], a.test), schedule_text(differ[1], a.test))
     # thresholds of two recommendations for (or left to a decision about) the intervention; targets of two
     # recommendations
     tiers_a, tiers_b = (joined_tiers(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))

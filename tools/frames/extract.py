@@ -247,8 +247,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
                             population=pop,
                             action=act,
                             interval_months=interval,
-                            thresholds=[q for q in thresholds if test in (None, "FIT") or q.name != "FIT haemoglobin"]
-                            if fit_cut_off else thresholds,
+                            thresholds=[q for q in thresholds if test in (None, "FIT") or q.name != "FIT haemoglobin"],
                             targets=targets,
                             strength=strength,
                             sentence=said,

@@ -143,6 +143,13 @@ def interval_spans(text: str) -> list[tuple[int, int, Interval, str]]:
     return sorted(out, key=lambda t: t[0])
 
 
+def schedule_text(interval: Interval, test: str | None = None, unnamed: str | None = None) -> str:
+    """An interval as a conflict shows it, with the test it is for: "24 months (FIT)", "36 months (test not named)"
+    (``unnamed`` where the test is not named), "12 months"."""
+    name = test or unnamed
+    return f"{interval.text()} months" + (f" ({name})" if name else "")
+
+
 def span_interval(intervals: list[Interval]) -> Interval | None:
     if not intervals:
         return None

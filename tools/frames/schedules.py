@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from clinrag.tools.frames import bands
-from clinrag.tools.frames.intervals import span_interval
+from clinrag.tools.frames.intervals import schedule_text, span_interval
 from clinrag.tools.frames.pairing import ages_meet, pair_kind
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame, Interval
 
@@ -120,8 +120,8 @@ def sole_test_schedules(docs: dict[Any, list[Frame]], add: Any) -> None:
                 if a.interval_months != b.interval_months:
                     old, new = sorted((a, b), key=lambda f: (f.issued or "", f.doc_id or ""))
                     add(kind, "interval",
-                        old, f"{old.interval_months.text()} months ({old.test or 'test not named'})",
-                        new, f"{new.interval_months.text()} months ({new.test or 'test not named'})")
+                        old, schedule_text(old.interval_months, old.test, "test not named"),
+                        new, schedule_text(new.interval_months, new.test, "test not named"))
 
 
 def _sole_test_over_shared_ages(a: Frame, b: Frame, fa: list[Frame], fb: list[Frame],

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from clinrag.tools.frames import bands
+from clinrag.tools.frames.intervals import schedule_text
 from clinrag.tools.frames.pairing import ages_meet, pair_kind
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame
 
@@ -38,11 +39,8 @@ def option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
                         listed[0], f"{f.test} not among its recommended tests for {ages} ({tests})",
                     )
                     if replaced := _schedule_replaced(f, listed, fa):
-                        add("change", "interval", f, _schedule(f), replaced, _schedule(replaced))
-
-
-def _schedule(f: Frame) -> str:
-    return f"{f.interval_months.text()} months ({f.test})" if f.interval_months else ""
+                        add("change", "interval", f, schedule_text(f.interval_months, f.test), replaced,
+                            schedule_text(replaced.interval_months, replaced.test))
 
 
 def _schedule_replaced(new: Frame, listed: list[Frame], own: list[Frame]) -> Frame | None:
