@@ -130,6 +130,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\border (?:is|will be) blocked\b|\bdisplays? ['\"‘“](?:do not|don't)\b"
         # an insurer's exclusion: "screening of members aged 76 and older is considered not medically necessary"
         r"|\b(?:is|are) (?:(?:considered |deemed )?not|not (?:considered|deemed)) (?:medically necessary|covered)\b"
+        # ("Members older than 75 are not eligible for the no-cost benefit, although statins prescribed for them are
+        # covered at the standard tier": the preventive benefit ends; a drug's usual cost sharing is no advice)
+        r"|\b(?:is|are) (?:no longer |not )eligible for (?:the |this |a )?(?:no[- ]cost|zero[- ]cost|free|preventive"
+        r"|no[- ]copay\w*|cost[- ]free)\b"
         # ... and its labelled list: "Not medically necessary: screening of members younger than 21; ..."
         r"|^\W*not (?:medically necessary|covered)\s*:"
         # a programme's or pathway's end: "you'll stop being invited", "Exit the pathway at the patient's 78th birthday"
@@ -149,7 +153,11 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "Do not screen ...", "For ..., do not offer ...", "Stop screening once ..."
         rf"|{IMPERATIVE_AT}(?:(?:Do not|Don't)\s+(?:routinely\s+)?"
         r"(?:screen|offer|use|start|begin|treat|prescribe|initiate|test|recommend|order|perform|provide)|Stop|Discontinue)\b"
-        r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|end|be (?:stopped|discontinued|ceased|ended))\b",
+        r"|\b(?:should|must)(?: also)? (?:stop|discontinue|cease|end|be (?:stopped|discontinued|ceased|ended))\b"
+        # an order set's step that goes on: "order 'LDCT chest - screening', to be repeated yearly ..., and stop when
+        # the patient turns 81"
+        r"|\b(?:and|then) (?:stop|discontinue) (?:screening |testing |it |the (?:test|scans?|screening) )?"
+        r"(?:when|once|at|after)\b",
     ),
     (
         "individual_decision",
@@ -231,10 +239,24 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "your risk is higher and you can ask about the test from the age of 45"
         # ("if you are a man aged 50 to 69 you can ask your GP for a PSA blood test")
         # ("If you are 70 or older, you can still ask about the test, and your doctor will talk it through with you")
-        r"|\b(?:can|may) (?:still |also )?ask (?:your \w+ )?(?:about|for) (?:the |a )?(?:PSA )?(?:blood )?"
-        r"(?:test|testing|screening)\b"
+        # ("those aged 75 or over may still ask for a kit through the helpline")
+        r"|\b(?:can|may) (?:still |also )?ask (?:your \w+ )?(?:about|for) (?:the |a )?(?:PSA |FIT |home )?(?:blood )?"
+        r"(?:test|testing|screening|kit)\b"
+        # a choice after hearing the trade-off: "for adults aged 45 to 49, starting screening may be considered after
+        # discussing the small absolute benefit"
+        # (not a goal to aim for "after discussing the benefits and harms of drug therapy with the patient": the
+        # discussion is how)
+        r"|\bconsidered,? after discussing (?:the |its |their )?(?:small |modest |possible |potential |likely "
+        r"|limited )*(?:absolute )?(?:benefits?|harms?|risks?|pros and cons|trade-?offs?)\b"
         # ("continued testing should be offered only to those in good health ..., after individual discussion")
         r"|\bafter (?:an )?individual discussion\b"
+        # ("If you are 85 or older, a statin may still help, and you can decide with your doctor whether it is right
+        # for you")
+        r"|\b(?:you|they|he|she) (?:can|could|may|should|will) (?:then )?decide (?:together )?with "
+        r"(?:your|their|his|her|a) (?:doctor|GP|nurse|clinician|provider|care team)\b"
+        # ("you can talk it over together and decide whether aspirin is right for you")
+        r"|\bdecide (?:together )?(?:whether|if) (?:[\w-]+ ){0,4}(?:is|are|would be) (?:right|suitable|worthwhile) for "
+        r"(?:you|them|him|her)\b|\btalk (?:it |this |things )?over (?:together |with (?:your|their) \w+ )?and decide\b"
         # "screening is a choice you can make with your doctor"
         r"|\b(?:is|are) a (?:choice|decision) (?:that )?(?:you|they|he|she) (?:can |should |will |may )?make\b"
         # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
@@ -322,16 +344,24 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # "A PSA level of 4 ng/mL or higher is usually treated as raised"
         # ("Your blood pressure is classed as high if readings taken at the surgery are 140/90 mmHg or above")
         r"|\b(?:is|are) (?:usually |generally |normally |now )?(?:treated|regarded|considered|counted|classed|taken"
-        r"|classified"
+        r"|classified|reported|flagged"
         r"|categori[sz]ed) as (?:raised|abnormal|high|elevated|positive|(?:stage [12] )?hypertension)\b"
         # ("The test now counts as abnormal when it finds 120 micrograms of haemoglobin per gram of faeces or more")
         r"|\b(?:counts?|is counted|is read|reads) as (?:abnormal|positive|raised|high|elevated)\b"
         # ("a PSA result of 4.0 ng/mL or higher ..., which the programme treats as a raised PSA")
         r"|\btreats? (?:it |them )?as (?:an? )?(?:abnormal|positive|raised|high|elevated)\b"
+        # ... and a measure that leaves out the men whose PSA is already raised: "Exclusions for both measures: a
+        # previous PSA result of 3.0 ng/mL or higher, current treatment with a 5-alpha-reductase inhibitor, ..."
+        r"|^\W*exclusions?\b[^.;:]{0,40}:\s*(?:an? )?(?:previous |prior |recent |earlier |last )?PSA (?:result |level "
+        r"|value |test )?(?:of )?(?:above |over |at or above )?\d"
         # a threshold moved to its new value: "the diagnostic threshold for hypertension has been lowered to 130/80
         # mm Hg"
         r"|\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:has|have) been (?:\w+ )?(?:lowered|raised|reduced|increased|moved"
         r"|changed) to\b"
+        # a definition of the risk a recommendation names: "For this purpose, high risk means an estimated 10-year ASCVD
+        # risk of 20% or more"
+        r"|\b(?:high|higher|elevated|increased|raised) (?:cardiovascular |CVD |ASCVD )?risk "
+        r"(?:means|here means|refers to|is taken to mean)\b"
         # (not a vote's rule: "with consensus defined in advance as at least 75 % agreement")
         r"|\bdefine[sd]?\b(?! (?:in advance |beforehand )?as (?:agreement\b"
         r"|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
@@ -350,6 +380,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # ("a PSA value above 4.0 ng/mL warrants referral to a urologist", "A PSA level above 4 ng/mL is usually
         # followed by a repeat test")
         rf"|\bwarrants? (?:a |an )?{_NEXT_STEP}\b"
+        # ("The FIT result that triggers referral has been lowered from 120 to 80 µg Hb/g")
+        rf"|\b(?:result|level|value|reading|amount) that (?:triggers?|prompts?|leads? to) (?:a |an )?(?:{_NEXT_STEP}"
+        r"|colonoscopy|biopsy)\b"
         # "A PSA level of 4 ng/mL or more is usually a reason for your GP to refer you to a hospital specialist"
         r"|\b(?:is|are) (?:usually |normally |generally )?a reason (?:for [\w ]{1,30} )?to refer\b"
         rf"|\b(?:is|are) (?:usually |normally |generally |then )?followed by (?:a |an )?(?:{_NEXT_STEP}|biopsy"
@@ -410,7 +443,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:will|'ll|’ll) (?:post|send|mail) you\b"
         # "we will write to you once every three years", "invitations are sent once every three years"
         r"|\b(?:will|'ll|’ll) (?:write to|remind) you\b|\binvitations? (?:are|is) (?:sent|posted|mailed)\b"
-        r"|\b(?:will|'ll|’ll) keep (?:inviting|sending|screening|offering|writing to)\b"
+        # ("we keep inviting people until their 75th birthday")
+        r"|\b(?:(?:will|'ll|’ll) )?keep (?:inviting|sending|screening|offering|writing to)\b"
+        r"|\bcontinues? (?:to invite|inviting)\b"
         # a leaflet's schedule: "your team will check your HbA1c every three to six months", "You will usually have the
         # test every 3 months while your treatment is being adjusted"
         r"|\b(?:you|they) (?:will|'ll|’ll) (?:usually |normally )?have (?:the|a|an|your) (?:[\w-]+ )?(?:test|check"

@@ -160,7 +160,9 @@ _START_CUE = re.compile(r"\b(?:start\w*|begin\w*|initiat\w*|from|discuss\w*|firs
 _DIAGNOSED_BEFORE = re.compile(r"\bdiagnosed\b(?![^,.;]*\b(?:may|can|should|will|must|could)\b)[^,.;]{0,40}$"
                                r"|\b(?:had|has|developed) (?:\w+ ){0,2}cancer\s*$", re.I)
 # a reading's limit is no age: "below 140/90 mm Hg, that is, systolic under 140 and diastolic under 90"
-_READING_BEFORE = re.compile(r"\b(?:systolic|diastolic|SBP|DBP)(?: (?:blood )?pressure| reading)?\s+(?:is |was |of )?"
+# (and a calcium score: "or a coronary artery calcium score of 100 or above")
+_READING_BEFORE = re.compile(r"\b(?:systolic|diastolic|SBP|DBP|(?:calcium|CAC|Agatston) score)(?: (?:blood )?pressure"
+                             r"| reading)?\s+(?:is |was |of )?"
                              r"(?:(?:under|below|over|above|less than|more than|greater than|at least|at or below)"
                              r"\s*)?$", re.I)
 # an age in a purpose clause bounds someone else: "beginning at age 25 to identify those who may benefit from

@@ -24,6 +24,7 @@ from clinrag.tools.frames.clause_parts import (
     with_trailing_strength,
 )
 from clinrag.tools.frames.quantities import quantities
+from clinrag.tools.frames.schema import RECOMMEND_LIKE
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
 SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
@@ -85,6 +86,11 @@ def clauses(sentence: str) -> list[str]:
         # diabetes older than 40": who the first part is for is set by its values, the second by its ages
         found = quantities(left), quantities(right)  # (thresholds, targets) of each side
         by_values_then_ages = any(found[0]) and ages.age_spans(right) and not ages.age_spans(left)
+        # "order 'LDCT chest - screening', to be repeated yearly ..., and stop when the patient turns 81": the second
+        # verb ends, at ages of its own, what the first one does
+        by_action_then_ages = (ages.age_spans(right) and not ages.age_spans(left)
+                               and rules.action(left) in RECOMMEND_LIKE
+                               and rules.action(rules.unbracketed(own_words)) in ("recommend_against", "discourage"))
         # "recommends an A1C goal below 7% ..., and suggests that a less stringent goal, such as under 8%, ...":
         # each verb its own value, two goals or a new action (a threshold and a goal with one action stay one clause,
         # whose strength both frames share)
@@ -92,7 +98,8 @@ def clauses(sentence: str) -> list[str]:
         kinds = [tuple(bool(qs) for qs in side) for side in found]  # (thresholds?, targets?)
         if rules.action(left) == rules.action(rules.unbracketed(own_words)) and kinds[0] != kinds[1]:
             values = [set(), set()]
-        if by_values_then_ages or by_ages_then_group or (ages.age_spans(left) and ages.age_spans(right)) or (
+        if by_values_then_ages or by_action_then_ages or by_ages_then_group or (
+            ages.age_spans(left) and ages.age_spans(right)) or (
             None not in named and named[0] != named[1]) or (None not in graded and graded[0] != graded[1]) or (
             all(groups) and groups[0] != groups[1]) or (all(values) and values[0] != values[1]
         ):

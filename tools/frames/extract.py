@@ -130,6 +130,7 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     context = context or context_for(doc_meta)
     # the sentence as parsed: "keep it below 130 over 80" states the reading 130/80 mm Hg, not an age over 80
     sentence = readings_in_mm_hg(said, bool(context and (context.intervention or "").startswith("blood-pressure")))
+    sentence = rules.without_withdrawn(sentence)
     # a question ("Should I have a PSA test?", a leaflet's heading) asks, it does not recommend
     if not sentence or sentence.endswith("?"):
         return []

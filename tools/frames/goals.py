@@ -8,9 +8,14 @@ import re
 from clinrag.tools.frames.programme_cues import NUMERATOR_NOW
 
 # a threshold moved to a new value, which is no goal to lower anything to ("the diagnostic threshold for hypertension
-# has been lowered to 130/80 mm Hg", "the treatment threshold was raised to a 10-year risk of 10%")
-THRESHOLD_MOVED = re.compile(r"\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:lowered|raised|reduced|increased|moved"
-                             r"|changed) to (?:an? |the )?(?:[\w-]+ ){0,3}(?:of )?(?:below |under )?$", re.I)
+# has been lowered to 130/80 mm Hg", "the treatment threshold was raised to a 10-year risk of 10%", "The FIT result
+# that triggers referral has been lowered from 120 to 80 µg Hb/g", "the risk level at which aspirin may be offered has
+# been lowered from 10 % to 7.5 %")
+THRESHOLD_MOVED = re.compile(r"\b(?:threshold|cut-?off|(?:result|level|value|reading|amount) that (?:triggers?|prompts?"
+                             r"|leads? to)|(?:risk )?level at which)\b[^.;]{0,50}\b(?:lowered|raised|reduced|increased"
+                             r"|moved"
+                             r"|changed)(?: from [\d.]+(?: \S+)?)? to (?:an? |the )?(?:[\w-]+ ){0,3}(?:of )?"
+                             r"(?:below |under )?$", re.I)
 # the words that speak of a goal: "target", "goal", "aim", "treat to", "bring ... below", a measure's "adequately
 # controlled" ...
 _TARGET_CUE = re.compile(

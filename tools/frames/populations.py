@@ -142,7 +142,10 @@ _RISK = (
     (re.compile(r"\b(?:even higher|very[- ]high)[- ]risk\b", re.I), "very high"),
     # (not a comparator: "a 15% or higher risk over the next 10 years")
     # (not what a result means: "... means you are at higher risk of getting diabetes, sometimes called prediabetes")
+    # (not a definition of the risk, which says who is meant by its values: "high risk means an estimated 10-year
+    # ASCVD risk of 20% or more")
     (re.compile(r"(?<!\bor )\b(?:high|higher|increased|elevated) risk\b(?! of bleeding)"
+                r"(?!\s+(?:here )?(?:means|refers to|is defined as|is taken to mean)\b)"
                 r"(?! of (?:getting |developing )?(?:type 2 )?diabetes\b)"
                 # "Women with a lifetime risk of 20 % or more should be referred for ... annual MRI"
                 r"|\blifetime (?:breast cancer )?risk (?:of |is )?\d+(?:\.\d+)? ?(?:%|percent) or "

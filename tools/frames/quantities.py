@@ -165,8 +165,9 @@ def quantities(text: str) -> tuple[list[Quantity], list[Quantity]]:
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             before, after = text[: m.start()], text[m.end() :]
-            moved = MOVED_LIMIT if kind == "range" else MOVED_READING if kind == "bp_range" else None
-            if moved and moved.search(before):  # two limits, the former and the new one
+            # (a range moved as a whole is "lowered from 120 to 80 µg/g": the former value and the new one)
+            moved = [MOVED_LIMIT, MOVED_READING] if kind == "range" else [MOVED_READING] if kind == "bp_range" else []
+            if any(p.search(before) for p in moved):  # two limits, the former and the new one
                 continue
             # ... the former one of which is no value of the document ("and the threshold for confirming it with home
             # monitoring from 135/85 to 130/80 mm Hg")

@@ -8,6 +8,7 @@ import re
 from clinrag.tools.frames.action_cues import ACTION_CUES, MAY_STOP_CUE, REPLACED_BY_NEW
 from clinrag.tools.frames.lexicon import DIAGNOSED_AT
 from clinrag.tools.frames.schema import RECOMMEND_LIKE
+from clinrag.tools.frames.set_aside import without_reason
 
 # "grade B", "(B recommendation)", "(I statement)", "(B)", "(B grade)", "its A-grade recommendation", "earns a B
 # grade", "(a 'B' grade)", "a grade of C"
@@ -179,8 +180,11 @@ _NOT_A_RECOMMENDATION = re.compile(
 )
 # a finding ("observational data suggest that X is associated with Y") is not advice, unless the sentence also
 # advises ("because trials show benefit, the USPSTF recommends ...")
+# (what a finding says of a value in a relative clause is the value's reason: "has been lowered from 120 to 80 µg Hb/g,
+# which modelling suggested would find about 14% more cancers")
 _FINDING = re.compile(
-    r"\b(?:data|studies|trials|evidence|analyses|findings|results|modell?ing)(?: that)? (?:suggest|show|indicate"
+    r"(?<!\bwhich )\b(?:data|studies|trials|evidence|analyses|findings|results|modell?ing)(?: that)? (?:suggest|show"
+    r"|indicate"
     r"|demonstrate)\w*\b"
     # "In the pivotal trial, about 1 in 4 men referred on the MRI-first pathway avoided a biopsy"
     # ("In the panel's modelling, starting at 25 instead of 21 avoided about 40 colposcopies per 1,000 people")
@@ -241,6 +245,20 @@ _ITEM_VERB = re.compile(r"\b(?:has|have|is|are|was|were) (?:now |\w+ )?been\b|\b
 # "These recommendations do not apply to individuals with a history of high-grade lesions", its scope)
 _APPLIES_TO_CRITERIA = re.compile(r"^\W*(?:this|the) recommendation applies to\b(?=[^.;]*\b(?:smok\w*|quit\w*"
                                   r"|pack-years)\b)", re.I)
+
+
+# what an edition dropped, beside what it now advises: "a goal of less than 8% is appropriate, and the earlier allowance
+# of up to 8.5% has been withdrawn (grade B)" (the first part is the advice; the dropped value is none)
+_WITHDRAWN_BESIDE = re.compile(r",?\s+and (?:the|its|our|their) (?:earlier|previous|former|old|prior) "
+                               r"(?:[^.;()]|\.\d)*?\b(?:has|have) (?:now )?been (?:withdrawn|rescinded|retired|revoked"
+                               r"|dropped|removed)\b", re.I)
+
+
+def without_withdrawn(text: str) -> str:
+    """``text`` without a part that says what an earlier edition allowed has been withdrawn, where another part
+    states what holds now."""
+    m = _WITHDRAWN_BESIDE.search(text)
+    return text[:m.start()] + text[m.end():] if m and m.start() > 0 else text
 
 
 def is_change_list(text: str) -> bool:
@@ -348,8 +366,9 @@ def action(text: str) -> str | None:
     stop is that permission: "discourage"), otherwise the first lexical cue. A bare letter ("(B)") decides only
     when no word does: ADA writes its levels of evidence the same way ("is reasonable (A)"), and so does a grade
     paired with a level of evidence or a consensus ("[Grade D, consensus]", "[Grade B, Level 2]"), which grades the
-    evidence, not the advice."""
-    text = _NOT_AS_POPULATION.sub("", text)
+    evidence, not the advice. A reason given for the advice (:func:`~clinrag.tools.frames.set_aside.without_reason`:
+    "..., which modelling suggested would find more cancers") states no action."""
+    text = without_reason(_NOT_AS_POPULATION.sub("", text))
     grade = _GRADE.search(text)
     bare = grade is not None and (re.fullmatch(r"\([A-Z]\)", grade.group(0)) is not None or re.match(
         r"\s*[,;]\s*(?:level|consensus|LoE|evidence)\b", text[grade.end():], re.I) is not None)

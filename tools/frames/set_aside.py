@@ -56,14 +56,36 @@ _EXCLUDED_BEFORE = re.compile(r"\bwithout\b[^.;]{0,100}\b(?:an?|any) (?:LDL|LDL-
 # (up to the next part: "..., reflecting a rise in early-onset colorectal cancer (...), and the FIT interval has been
 # shortened ... to every year")
 # (not a reason that is a recommendation itself: a measure's "..., reflecting the Panel's endorsement of screening
-# mammography every 2 years for average-risk women in that age band")
+# mammography every 2 years for average-risk women in that age band", "..., reflecting the programme's position that
+# screening men aged 70 or older is not recommended")
 # ... and what the advice keeps of another schedule: "Men who choose screening should be tested every two years, which
 # keeps most of the benefit of annual testing while reducing false-positive results"
 IN_A_REASON = re.compile(r",\s+(?:(?:reflecting|citing|based on)\b"
-                         r"(?!\s+(?:the|its|our|their)\s+[\w'’ -]{0,40}?\b(?:endorsement|recommendation)s? "
-                         r"(?:of|for)\b)"
+                         r"(?!\s+(?:the|its|our|their)\s+[\w'’ -]{0,40}?\b(?:endorsement|recommendation|position"
+                         r"|stance)s? (?:of|for|that|on)\b)"
                          r"|which (?:keeps|retains|preserves|captures|achieves) (?:most|much|nearly all|almost all) "
-                         r"of\b)(?:(?!,\s+and\b)[^;])*$", re.I)
+                         r"of\b"
+                         # ("... lowered from 120 to 80 µg Hb/g, which modelling suggested would find about 14% more
+                         # cancers")
+                         r"|which (?:the )?(?:modell?ing|models?|data|studies|trials|evidence|analys[ie]s|pilots?) "
+                         r"(?:suggest|show|indicat|predict|estimat)\w*\b"
+                         # ("Men who choose screening may be tested every two years, which produced fewer false-positive
+                         # results than annual testing in the trials")
+                         r"|which (?:produced|produces|gave|gives|yielded|yields|led to|leads to|resulted in|results in"
+                         r"|caused|causes) (?:fewer|less|more|lower|higher|similar|about the same|as many)\b)"
+                         r"(?:(?!,\s+and\b)[^;])*$", re.I)
+
+
+def without_reason(text: str) -> str:
+    """``text`` without a reason given for its advice (:data:`IN_A_REASON`), a strength in parentheses that closes
+    the sentence kept ("..., reflecting the availability of agents with a low risk of hypoglycaemia (strong
+    recommendation, moderate-quality evidence)")."""
+    if not (m := IN_A_REASON.search(text)):
+        return text
+    closing = re.search(r"\([^()]*\)\W*$", m.group(0))
+    return text[:m.start()] + (" " + closing.group(0) if closing else "")
+
+
 NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHANGE_BEFORE, _EXCLUDED_BEFORE,
                       IN_A_REASON)
 
@@ -71,7 +93,9 @@ NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHA
 # a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
 # 140/90"
 FORMER_VALUE = re.compile(
-    r"\b(?:former|previous|previously|earlier|old|prior)(?: [\w-]+){0,2}(?: of)?"
+    # (not a patient's earlier result: "Exclusions: a previous PSA result of 3.0 ng/mL or higher")
+    r"\b(?:former|previous|previously|earlier|old|prior)(?! (?:PSA |FIT |screening )?(?:results?|tests?|readings?)\b)"
+    r"(?: [\w-]+){0,2}(?: of)?"
     # ("replacing the earlier goal of below 140/90 mm Hg")
     r"(?: (?:below|under|less than|lower than|above|over|at least|at or below))?\s*$"
     # "replacing the single goal of less than 7% in the 2012 standards"

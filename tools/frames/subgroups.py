@@ -132,7 +132,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
      # your 65th birthday we will only invite you again if one of your last three tests was abnormal"
      r"|\bonly (?:(?:invite|recall|screen|test) (?:you|them|her|him) (?:again )?)?if (?:one of )?"
      r"(?:your|their|her|his|the|a) (?:last|recent|previous|most recent)(?: \w+)? (?:tests?|results?|screens?) "
-     r"(?:was|were|is|are|has been|have been) (?:abnormal|positive)\b"),
+     # ("If you are 65 or over, we will only invite you if one of your last three tests found something unusual")
+     r"(?:(?:was|were|is|are|has been|have been) (?:abnormal|positive)|(?:found|showed|detected) (?:something|anything)"
+     r" (?:unusual|abnormal))\b"),
     (
         "adequate prior screening",
         r"(?<!not had )\badequate (?:(?:prior|previous|negative) ){0,2}screening"
