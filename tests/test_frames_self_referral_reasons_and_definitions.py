@@ -1,12 +1,13 @@
 """Frames for a programme's older people who "may still ask for a kit", a band "considered after discussing the small
-absolute benefit", a FIT cut-off "that triggers referral" moved from one value to another with the modelling behind it
-in a relative clause, an interval's reason that names another interval ("which produced fewer false-positive results
-than annual testing"), a measure's exclusion by an earlier PSA result, an insurer's end of a no-cost benefit, "you can
-decide with your doctor", a goal beside the earlier allowance "withdrawn", a leaflet that invites older people "only
-if one of your last three tests found something unusual", an order set's "and stop when the patient turns 81", a
-definition of high risk, and a leaflet's "talk it over together and decide" (``tools/frames/``: ``action_cues.py``,
-``set_aside.py``, ``goals.py``, ``quantities.py``, ``rules.py``, ``clauses.py``, ``subgroups.py``,
-``populations.py``, ``ages.py``)."""
+absolute benefit", a FIT cut-off "that triggers referral" moved from one value to another with the modelling behind
+it in a relative clause, an interval's reason that names another interval ("which produced fewer false-positive
+results than annual testing"), a measure's exclusion by an earlier PSA result, an insurer's end of a no-cost benefit,
+"you can decide with your doctor", a goal beside the earlier allowance "withdrawn", a leaflet that invites older
+people "only if one of your last three tests found something unusual", an order set's "and stop when the patient
+turns 81", a definition of the high risk a recommendation names ("whose cardiovascular risk is high"), and a
+leaflet's "talk it over together and decide" (``tools/frames/``: ``action_cues.py``, ``set_aside.py``, ``goals.py``,
+``quantities.py``, ``rules.py``, ``clauses.py``, ``subgroups.py``, ``populations.py``, ``ages.py``,
+``document_passes.py``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from frame_fixtures import make_doc as _doc
 
 from clinrag.tools.frames.bands import start_age, start_age_text, stop_age
 from clinrag.tools.frames.conflicts import find_conflicts
-from clinrag.tools.frames.extract import document_frames, extract_frames
+from clinrag.tools.frames.extract import document_frames
 
 
 def test_older_people_who_may_still_ask_for_a_kit_are_past_the_programme_s_stop():
@@ -119,13 +120,15 @@ def test_an_order_set_step_that_repeats_and_then_stops_at_an_age():
     assert stop_age(document_frames(pathway))[0] == 80
 
 
-def test_a_definition_of_high_risk_states_a_threshold_for_everyone_it_names():
-    rows = _frames("For this purpose, high risk means an estimated 10-year ASCVD risk of 20% or more, or a coronary "
-                   "artery calcium score of 100 or above.", ASPIRIN)
-    assert [(r[1], r[2], r[7]) for r in rows] == [(None, None, ["10-year CVD risk >=20 %"])]
-    defined = extract_frames("For this purpose, high risk means an estimated 10-year ASCVD risk of 20% or more.",
-                             doc_meta=ASPIRIN)
-    assert [f.population.risk for f in defined] == [None]
+def test_a_definition_of_high_risk_is_the_threshold_of_the_recommendation_that_names_it():
+    statement = _doc("op-asa", ASPIRIN["topic"], "The group considers it reasonable to weigh daily low-dose aspirin in "
+                     "selected adults from 40 to 70 years of age whose cardiovascular risk is high and whose bleeding "
+                     "risk is not increased (class IIb; LOE A). For this purpose, high risk means an estimated 10-year "
+                     "ASCVD risk of 20% or more, or a coronary artery calcium score of 100 or above.")
+    rows = [(f.action, f.population.age_min, f.population.age_max, [f"{q.name} {q.text()}" for q in f.thresholds])
+            for f in document_frames(statement)]
+    # (the definition is no recommendation of its own, and a calcium score of 100 is no age)
+    assert rows == [("suggest_or_consider", 40, 70, ["10-year CVD risk >=20 %"])]
 
 
 def test_a_leaflet_that_asks_people_to_talk_it_over_and_decide():

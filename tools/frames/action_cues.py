@@ -25,7 +25,8 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{STEP}|(?:and|or|then|but)\s+)?
 
 # permission to stop ("can stop", "may exit screening", "may be discontinued", "it is appropriate to stop", "no longer
 # need"): a cue of "discourage", and what turns a favourable grade into one (:func:`action`)
-MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b"
+# (not what the test does: "Cervical screening can stop cancer before it starts")
+MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b(?! (?:\w+ )?(?:cancers?|disease|deaths?)\b)"
                 # a measure's step: "review ... screening status ... at the 70th birthday and record a decision to stop"
                 r"|\b(?:record|document)\w* (?:a |the )?decision to stop\b"
                 r"|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
@@ -108,6 +109,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # avoiding low blood sugar", "focus on avoiding symptoms of high blood sugar")
         r"|(?<!will )(?<!would )\bavoid\w*\b(?! (?:[\w-]+ ){0,3}(?:drugs|medicines|medications|agents) that\b)"
         r"(?! (?:low blood|hypo|symptoms\b))"
+        # (nor how to prepare for the test: "order a total PSA and ask him to avoid ejaculation and vigorous exercise")
+        r"(?! (?:ejaculation|sexual activity|sex|vigorous exercise|cycling|exercise)\b)"
         r"|\brefrain\w* from\b"
         r"|\b(?:is|are) not to be\b|\b(?:is|are) not (?:invited|screened|offered|recalled|assessed|enrolled)\b"
         # a pathway's end: "Patients aged 75 and over are outside this pathway and should be referred for an
@@ -265,6 +268,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\bwho (?:opts?|chooses?|choose|decides?) (?:in\b|for\b|to be (?:tested|screened)\b|testing\b|screening\b)"
         r"|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) opts? (?:in|for)\b"
         r"|\bstill wants? (?:screening|to be (?:screened|tested))\b"
+        # ("Where screening is chosen, the interval may range from every 2 years to every 4 years")
+        r"|\b(?:where|if|when|once) (?:screening|testing|the test|PSA testing) is (?:chosen|elected|wanted|requested)\b"
         # "If you decide to be tested, the test is usually repeated every two years", "If he chooses testing, order a
         # total PSA"
         r"|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) (?:decides?|chooses?|elects?|wants?) "
@@ -314,6 +319,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|extended|moved)\b)"
         r"|(?<!\bno )\brecommendation (?:is|to)\b|\bshould\b|\bmust\b|\badvis\w+|\bsays to\b"
         r"|\badvocat(?:es|ed|ing)\b|\bendors(?:es|ed|ing)\b|\bcalls? for\b|\binvites?\b"
+        # ("all women between 30 and 60 years old receive a letter inviting them for a smear test once every five
+        # years")
+        r"|\b(?:receive|get|are sent|is sent) (?:a |an )?(?:letter|invitation)s? (?:inviting|asking) "
+        r"(?:them|you|her|him)\b"
         # a measure's reason: "..., reflecting the Panel's endorsement of screening mammography every 2 years"
         r"|(?<!no )\bendorsement of\b"
         # what an edition now advises in place of the old: "Repeat testing every two years now replaces annual testing"
@@ -358,10 +367,6 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # mm Hg"
         r"|\b(?:threshold|cut-?off)\b[^.;]{0,50}\b(?:has|have) been (?:\w+ )?(?:lowered|raised|reduced|increased|moved"
         r"|changed) to\b"
-        # a definition of the risk a recommendation names: "For this purpose, high risk means an estimated 10-year ASCVD
-        # risk of 20% or more"
-        r"|\b(?:high|higher|elevated|increased|raised) (?:cardiovascular |CVD |ASCVD )?risk "
-        r"(?:means|here means|refers to|is taken to mean)\b"
         # (not a vote's rule: "with consensus defined in advance as at least 75 % agreement")
         r"|\bdefine[sd]?\b(?! (?:in advance |beforehand )?as (?:agreement\b"
         r"|(?:at least |more than |over )?\d+\s*% (?:of|agreement)\b))"
@@ -459,6 +464,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:are|is) (?:first |usually |routinely )?invited (?:for|to)\b"
         r"|\bnext (?:test|screen\w*|invitation|scan|check) (?:will|would) (?:usually |normally |generally )?be "
         r"(?:due )?in\b"
+        # ("If your HPV test is negative and you are 40 or older, your next invitation will come after ten years")
+        r"|\bnext (?:test|screen\w*|invitation|scan|check) (?:will|would) (?:usually |normally |generally )?"
+        r"(?:come|arrive) (?:after|in)\b"
         # "so home test kits are now sent from age 50 instead of from age 60"
         r"|\b(?:kits?|invitations?|letters?) (?:are|is) (?:now |still )?(?:sent|posted|mailed) (?:from|to|at|every)\b"
         # a quality measure's schedule: "the biennial schedule on which the measure is built"

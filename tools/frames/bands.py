@@ -13,54 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from clinrag.tools.frames import rules
+from clinrag.tools.frames.groups import RISK_GROUP_CRITERIA, at_a_result, general
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame
 
 NO_UPPER_LIMIT = "no upper age limit"
-
-
-# criteria that make a higher-risk group, not an eligibility of the general population (as pack-years are)
-RISK_GROUP_CRITERIA = frozenset({"Black ancestry", "family history", "germline mutation"})
-
-
-def general(frame: Frame) -> bool:
-    """A frame about the general (not high-risk, not a subgroup) population. People selected by a lower limit on
-    LDL-C ("aged 20 to 75 with an LDL-C of 190 mg/dL or higher": severe hypercholesterolemia) are a subgroup; a
-    band of LDL-C ("LDL-C of 70 to 189 mg/dL") describes the general population the recommendation is for, and so
-    does a risk threshold stated beside the LDL-C limit ("adults aged 40 to 75 with a 10-year risk of 10% or more,
-    and any adult with LDL cholesterol of 190 mg/dL or higher")."""
-    return not frame.population.conditions and not higher_risk(frame) and not selected_by_ldl(frame)
-
-
-def higher_risk(frame: Frame) -> bool:
-    """A frame about a higher-risk group: a stated risk other than average ("high", "very high") or a criterion that
-    makes one (:data:`RISK_GROUP_CRITERIA`)."""
-    p = frame.population
-    return p.risk not in (None, "average") or bool(RISK_GROUP_CRITERIA.intersection(p.criteria))
-
-
-# levels of a screening test's result: a statement at such a level says what to do at the result ("A PSA of 3 ng/mL or
-# above in a man younger than 70 should be confirmed and followed by MRI"), not whom to screen or until when
-RESULT_LEVELS = frozenset({"PSA", "FIT haemoglobin", "ng/mL value"})
-
-
-def at_a_result(frame: Frame) -> bool:
-    """A statement of what to do at a test result (:data:`RESULT_LEVELS`); its ages bound no screening band."""
-    return any(q.name in RESULT_LEVELS for q in frame.thresholds)
-
-
-def retest_tier(frame: Frame) -> bool:
-    """A result below the level at which to act that sets when to test again ("A baseline PSA below 1 ng/mL ...: these
-    men can be retested every 5 years; men with a PSA of 1 to less than 3 ng/mL should be retested every 2 years"):
-    its levels are tiers of a schedule, not a threshold to compare with another document's referral level."""
-    levels = [q for q in frame.thresholds if q.name in RESULT_LEVELS]
-    return frame.interval_months is not None and bool(levels) and all(q.op in ("<", "<=", "range") for q in levels)
-
-
-def selected_by_ldl(frame: Frame) -> bool:
-    """People selected by a lower limit on LDL-C and no 10-year risk ("with an LDL-C of 190 mg/dL or higher"), a
-    subgroup (:func:`general`)."""
-    return any(q.name == "LDL-C" and q.op in (">=", ">") for q in frame.thresholds) and not any(
-        q.name == "10-year CVD risk" for q in frame.thresholds)
 
 
 def _decision_bands(frames: list[Frame]) -> list[tuple[int, int]]:
@@ -166,6 +122,11 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
     for f in rec:
         p = f.population
         if p.age_min is not None and p.age_max is None and _cap(f, frames) is None and start and p.age_min > start[0]:
+            # (not a schedule for the older people of a closed band: "from age 30 until age 65" beside "If your HPV
+            # test is negative and you are 40 or older, your next invitation will come after ten years")
+            if f.interval_months and any(g.population.age_min is not None and g.population.age_max is not None
+                                         and g.population.age_min <= p.age_min <= g.population.age_max for g in rec):
+                continue
             return NO_UPPER_LIMIT, f
     bounded = [(f.population.age_max if f.population.age_max is not None else _cap(f, frames), f) for f in rec]
     bounded = [(a, f) for a, f in bounded if a is not None]
@@ -302,10 +263,14 @@ def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
     """Eligibility criteria of a document's recommended frames, keyed ("pack-years" -> ">= 20"). Where a
     recommendation and a suggestion name one criterion, the recommendation's value is the document's: "screening
     is recommended for 30 pack-years or more (class I)" beside "may be considered ... with at least 20 pack-years
-    and one additional risk factor (class IIb)" requires 30."""
+    and one additional risk factor (class IIb)" requires 30. A criterion no recommendation names is the one of the
+    document's individual decisions ("Step 1, identify eligible patients: men aged 50 to 74 with a life expectancy of
+    at least 15 years" in a pathway that leaves the test to the man)."""
     out: dict[str, tuple[str, Frame]] = {}
-    for f in sorted(frames, key=lambda f: f.action != "recommend"):  # recommendations first; stable otherwise
-        if f.action not in RECOMMEND_LIKE or f.population.conditions:
+    # recommendations first, then suggestions, then decisions; stable otherwise
+    order = {"recommend": 0, "individual_decision": 2}
+    for f in sorted(frames, key=lambda f: order.get(f.action, 1)):
+        if (f.action not in RECOMMEND_LIKE and f.action != "individual_decision") or f.population.conditions:
             continue
         for c in f.population.criteria:
             for sep in (" >= ", " <= ", " > ", " < ", ": "):

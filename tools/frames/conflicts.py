@@ -35,6 +35,7 @@ from collections.abc import Collection
 from typing import Any, get_args
 
 from clinrag.tools.frames import bands
+from clinrag.tools.frames.groups import higher_risk, retest_tier, selected_by_ldl
 from clinrag.tools.frames.intervals import schedule_text
 from clinrag.tools.frames.pairing import (
     comparable,
@@ -85,7 +86,7 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
         and (same_numbers or not a.intervention.endswith(_SCREENING_FACETS_SKIP))
         # people with LDL-C of 190 mg/dL or more are not those of a 10-year-risk band ("a statin is advised whatever
         # your calculated risk" against "reasonable after a risk discussion" at 7.5% to 10%)
-        and bands.selected_by_ldl(a) == bands.selected_by_ldl(b)
+        and selected_by_ldl(a) == selected_by_ldl(b)
         and not (refined(a, docs) or refined(b, docs) or states_no_stance(a, docs) or states_no_stance(b, docs))
     ):
         out["action"] = (f"{a.action} ({_band_text(a, docs)})", f"{b.action} ({_band_text(b, docs)})")
@@ -96,7 +97,7 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     # recommendations
     tiers_a, tiers_b = (joined_tiers(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
     if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and not (
-            bands.retest_tier(a) or bands.retest_tier(b)) and thresholds_differ(tiers_a, tiers_b):
+            retest_tier(a) or retest_tier(b)) and thresholds_differ(tiers_a, tiers_b):
         out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
     if both_rec and not (goal_set_aside(a, b, docs, kind) or goal_set_aside(b, a, docs, kind)) and targets_differ(
             a.targets, b.targets):
@@ -196,7 +197,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
             return
         if most_people and facet in ("target", "threshold") and (a.population.conditions or b.population.conditions):
             return
-        if average_risk and (bands.higher_risk(a) or bands.higher_risk(b)):
+        if average_risk and (higher_risk(a) or higher_risk(b)):
             return
         org = tuple(sorted(org_key(a.org))) if kind == "change" else era(kind, a, b)
         group = groups[(kind, facet, a.intervention, org)]

@@ -1,7 +1,8 @@
 """Passes over a whole document's frames, after each sentence has been read (:func:`extract.document_frames`): an
-edition's change list yields to the document's own recommendations, a quality measure of a conversation expects an
-individual decision, a higher risk defined in a sentence of its own becomes the threshold of the recommendations
-that name it, and the one test a document names (or says its screening is) is the test of schedules that name none."""
+edition's change list yields to the document's own recommendations, a quality measure of a conversation and a pathway
+that leaves the test to a decision expect an individual decision, a higher risk defined in a sentence of its own
+becomes the threshold of the recommendations that name it, and the one test a document names (or says its screening
+is) is the test of schedules that name none."""
 
 from __future__ import annotations
 
@@ -42,6 +43,26 @@ def measure_of_a_conversation(frames: list[Frame]) -> list[Frame]:
             if _DENOMINATOR.match(f.sentence) and f.action in RECOMMEND_LIKE else f for f in frames]
 
 
+_IDENTIFY_STEP = re.compile(r"^\W*step \w+\W+identify\b", re.I)
+# the test is the person's to choose (not a shared decision-making visit before a test the pathway orders, as lung
+# screening pathways hold)
+_CHOICE = re.compile(r"\b(?:choice|chooses?|opts? (?:in|for))\b", re.I)
+
+
+def pathway_of_a_decision(frames: list[Frame]) -> list[Frame]:
+    """A pathway whose first step identifies who is eligible ("Step 1, identify who is eligible: men aged 50 to 70
+    ...") and whose later steps leave the test to a decision made together ("Step 2, talk through benefits and harms
+    ..., because testing is the man's choice") offers those people that decision, not the test itself."""
+    decided = any(f.action == "individual_decision" and f.population.age_min is None and f.population.age_max is None
+                  and not _IDENTIFY_STEP.match(f.sentence) and not f.population.criteria
+                  and _CHOICE.search(f.sentence) for f in frames)
+    if not decided:
+        return frames
+    return [f.model_copy(update={"action": "individual_decision"})
+            if _IDENTIFY_STEP.match(f.sentence) and f.action in RECOMMEND_LIKE and not f.thresholds else f
+            for f in frames]
+
+
 # a definition of the higher risk a recommendation names, in a sentence of its own: "For this recommendation, the
 # College defines higher ASCVD risk as an estimated 10-year risk of 20% or more", "For this purpose, the panel defines
 # higher risk as ...", "higher ASCVD risk is defined as ...", "Higher risk is generally taken to mean ...", "higher
@@ -53,8 +74,10 @@ RISK_DEFINITION = re.compile(
     # "For this purpose, higher risk means an estimated 10-year ASCVD risk of 7.5% or more"
     r"|\b(?:higher|high|elevated) (?:[\w-]+ ){0,3}risk (?:here |generally |usually )?means\b", re.I)
 # a recommendation for people at that risk: "might be considered for select adults aged 40 to 70 years who are at
-# higher cardiovascular risk" (not "at increased risk of bleeding")
-_NAMES_HIGHER_RISK = re.compile(r"\b(?:higher|high|elevated) (?:cardiovascular |ASCVD |CVD )?risk\b", re.I)
+# higher cardiovascular risk" (not "at increased risk of bleeding"), "in selected adults ... whose cardiovascular risk
+# is high"
+_NAMES_HIGHER_RISK = re.compile(r"\b(?:higher|high|elevated) (?:cardiovascular |ASCVD |CVD )?risk\b"
+                                r"|\b(?:cardiovascular |ASCVD |CVD )?risk is (?:high|higher|elevated)\b", re.I)
 
 
 def with_defined_risk(frames: list[Frame], thresholds: list[Quantity]) -> list[Frame]:

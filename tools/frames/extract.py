@@ -23,6 +23,7 @@ from clinrag.tools.frames.document_passes import (
     change_notes_yield,
     defined_test,
     measure_of_a_conversation,
+    pathway_of_a_decision,
     with_defined_risk,
     with_defined_test,
 )
@@ -299,4 +300,5 @@ def document_frames(document: Any) -> list[Frame]:
         if not defined_risk and RISK_DEFINITION.search(sent):
             defined_risk = [q for q in quantities(sent)[0] if "risk" in q.name]
         out.extend(frames)
-    return with_defined_test(with_defined_risk(measure_of_a_conversation(change_notes_yield(out)), defined_risk), test)
+    decisions = pathway_of_a_decision(measure_of_a_conversation(change_notes_yield(out)))
+    return with_defined_test(with_defined_risk(decisions, defined_risk), test)

@@ -57,6 +57,9 @@ _INTERVAL_PATTERNS: tuple[tuple[str, int | None, str], ...] = (
     # "if no HPV is found your next test will usually be in 5 years"
     (rf"\bnext (?:test|screen\w*|invitation|scan|check) (?:will|would) (?:usually |normally |generally )?be in\s+"
      rf"{_NUM}\s+(years?|months?)", None, "post"),
+    # "your next invitation will come after ten years instead"
+    (rf"\bnext (?:test|screen\w*|invitation|scan|check) (?:will|would) (?:usually |normally |generally )?"
+     rf"(?:come|arrive) (?:after|in)\s+{_NUM}\s+(years?|months?)", None, "post"),
     # "the screening interval should be five years", "a recall interval of 3 years"
     (rf"\binterval\s+(?:should be|is|of|will be|remains)\s+(?:set at\s+)?{_NUM}\s+(years?|months?)", None, "post"),
     (r"\bevery (?:other|second) year\b|\bbiennially\b", 24, "post"),

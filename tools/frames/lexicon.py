@@ -134,7 +134,7 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
         ("cytology", r"\b(?:cervical )?cytology(?: alone)?|\bPap (?:smear|test)s?"),
     ),
     "colorectal cancer screening": (
-        ("mt-sDNA", r"\b(?:multi-?target )?stool DNA(?:[- ]FIT)?(?: test(?:ing)?)?|\bmt-?sDNA|\bFIT-DNA"),
+        ("mt-sDNA", r"\b(?:multi-?target )?stool DNA(?:[- ]FIT| with FIT)?(?: test(?:ing)?)?|\bmt-?sDNA|\bFIT-DNA"),
         ("flexible sigmoidoscopy", r"\b(?:flexible )?sigmoidoscopy"),
         ("CT colonography", r"\bCT colonography|\bcomputed tomograph(?:ic|y) colonography"),
         ("colonoscopy", r"\bcolonoscopy"),

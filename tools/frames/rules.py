@@ -309,6 +309,10 @@ _NOT_EXCLUDED = re.compile(r"\b(?:should|must) (?:not|no longer) be used (?:to (
                            r"|\b(?:do not|don't|should not|must not) exclude\b"
                            # "Pack-year cut-offs are not used on their own": who is eligible
                            r"|\b(?:cut-?offs?|thresholds?|criteria) (?:are|is) not used\b", re.I)
+# a test that is not to be done without a conversation first: "should not be ordered without this conversation"
+_NOT_WITHOUT_TALK = re.compile(r"\b(?:should|must) not be (?:ordered|offered|done|performed|requested|arranged"
+                               r"|carried out)\b[^.;]{0,30}\bwithout (?:this|that|such an?|an?|the|first having an?"
+                               r"|prior|an informed) (?:[\w-]+ )?(?:conversation|discussion|shared decision)\b", re.I)
 # an insurer's frequency limit, how often a covered test is covered: "a second screening study within 12 months of the
 # last is considered not medically necessary"
 _FREQUENCY_LIMIT = re.compile(r"\b(?:a second|another|an additional|a repeat|more than one)\b[^.;]{0,50}\bwithin "
@@ -395,6 +399,9 @@ def action(text: str) -> str | None:
     # (or a sentence that states only that: "There is no upper age limit on this benefit.")
     stop_named = re.search(
         r"\b(?:should|must) (?:stop|end|cease)\b|^\W*there is no (?:fixed |set )?upper (?:age )?limit\b", text, re.I)
+    # "testing is the man's choice and should not be ordered without this conversation": a decision made together
+    if _NOT_WITHOUT_TALK.search(text):
+        return "individual_decision"
     if _NOT_STOP.search(text) or _NOT_EXCLUDED.search(text) or (CONTINUES.search(text) and stop_named) or (
             _FREQUENCY_LIMIT.search(text)):
         return "recommend"
