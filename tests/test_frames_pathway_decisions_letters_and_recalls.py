@@ -57,6 +57,10 @@ def test_an_interval_for_those_who_chose_screening():
 
 def test_what_screening_can_stop_is_no_permission_to_stop_it():
     assert _frames("Cervical screening can stop cancer before it starts by finding cell changes early.", CERVICAL) == []
+    # (people who can stop cervical cancer screening may stop it)
+    rows = _frames("Women older than 65 who have had adequate negative prior screening can stop cervical cancer "
+                   "screening.", CERVICAL)
+    assert [(r[0], r[1]) for r in rows] == [("discourage", 66)]
 
 
 def test_a_letter_inviting_women_at_an_interval():

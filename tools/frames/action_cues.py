@@ -26,7 +26,8 @@ IMPERATIVE_AT = (rf"^\W*(?:\d+(?:\.\d+)*[.)]?\s+|{STEP}|(?:and|or|then|but)\s+)?
 # permission to stop ("can stop", "may exit screening", "may be discontinued", "it is appropriate to stop", "no longer
 # need"): a cue of "discourage", and what turns a favourable grade into one (:func:`action`)
 # (not what the test does: "Cervical screening can stop cancer before it starts")
-MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b(?! (?:\w+ )?(?:cancers?|disease|deaths?)\b)"
+MAY_STOP_CUE = (r"\b(?:can|may) (?:stop|discontinue|cease|end|exit|leave)\b"
+                r"(?! (?:\w+ )?(?:cancers?|disease|deaths?)\b(?! screening| testing| tests?\b))"
                 # a measure's step: "review ... screening status ... at the 70th birthday and record a decision to stop"
                 r"|\b(?:record|document)\w* (?:a |the )?decision to stop\b"
                 r"|\b(?:can|may) be (?:stopped|discontinued|ended)\b"
