@@ -34,16 +34,14 @@ def test_a_band_considered_after_discussing_the_benefit_is_an_individual_decisio
     rows = _frames("For adults aged 45 to 49, beginning screening may be considered after discussing the modest "
                    "absolute benefit.", CRC)
     assert [r[:3] for r in rows] == [("individual_decision", 45, 49)]
-    frames = document_frames(_doc("cd-crc", CRC["topic"], "Adults at average risk should be offered screening from "
-                                  "age 50 to 74. For adults aged 45 to 49, beginning screening may be considered "
-                                  "after discussing the modest absolute benefit."))
+    consensus = _doc("cd-crc", CRC["topic"], "Adults at average risk should be offered screening from age 50 to 74. "
+                     "For adults aged 45 to 49, beginning screening may be considered after discussing the modest "
+                     "absolute benefit.")
+    frames = document_frames(consensus)
     assert start_age_text(start_age(frames), frames) == "50 (individual decision from 45)"
     # (against a recommendation from 45, a start-age disagreement)
     other = _doc("ef-crc", CRC["topic"], "The Board recommends screening adults aged 45 to 75 years (grade B).")
-    assert ("start_age", ("cd-crc", "ef-crc")) in conflict_facets(
-        _doc("cd-crc", CRC["topic"], "Adults at average risk should be offered screening from age 50 to 74. For "
-             "adults aged 45 to 49, beginning screening may be considered after discussing the modest absolute "
-             "benefit."), other)
+    assert ("start_age", ("cd-crc", "ef-crc")) in conflict_facets(consensus, other)
 
 
 def test_a_referral_cut_off_moved_with_its_modelled_reason():

@@ -13,8 +13,7 @@ from clinrag.tools.frames.programme_cues import NUMERATOR_NOW
 # been lowered from 10 % to 7.5 %")
 THRESHOLD_MOVED = re.compile(r"\b(?:threshold|cut-?off|(?:result|level|value|reading|amount) that (?:triggers?|prompts?"
                              r"|leads? to)|(?:risk )?level at which)\b[^.;]{0,50}\b(?:lowered|raised|reduced|increased"
-                             r"|moved"
-                             r"|changed)(?: from [\d.]+(?: \S+)?)? to (?:an? |the )?(?:[\w-]+ ){0,3}(?:of )?"
+                             r"|moved|changed)(?: from [\d.]+(?: \S+)?)? to (?:an? |the )?(?:[\w-]+ ){0,3}(?:of )?"
                              r"(?:below |under )?$", re.I)
 # the words that speak of a goal: "target", "goal", "aim", "treat to", "bring ... below", a measure's "adequately
 # controlled" ...

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from clinrag.tools.frames import bands, groups
+from clinrag.tools.frames import bands
+from clinrag.tools.frames.groups import RISK_GROUP_CRITERIA
 from clinrag.tools.frames.no_stance import IS_AUDIENCE, NO_STANCE
 from clinrag.tools.frames.schema import STANCE, Frame
 
@@ -63,7 +64,7 @@ def comparable(a: Frame, b: Frame, docs: dict[Any, list[Frame]]) -> bool:
         return False
     if (pa.risk or "average") != (pb.risk or "average") or not _same_group(a, b):
         return False
-    if groups.RISK_GROUP_CRITERIA.intersection(pa.criteria) != groups.RISK_GROUP_CRITERIA.intersection(pb.criteria):
+    if RISK_GROUP_CRITERIA.intersection(pa.criteria) != RISK_GROUP_CRITERIA.intersection(pb.criteria):
         return False  # "Black men ... from 40" is not compared with a recommendation for average-risk men
     return ages_meet(a, b, docs) and risks_overlap(a, b)
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clinrag.tools.frames import bands, groups
+from clinrag.tools.frames import bands
+from clinrag.tools.frames.groups import general
 from clinrag.tools.frames.intervals import schedule_text, span_interval
 from clinrag.tools.frames.pairing import ages_meet, pair_kind
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame, Interval
@@ -101,7 +102,7 @@ def sole_test_schedules(docs: dict[Any, list[Frame]], add: Any) -> None:
     (:func:`schedules_differ`)."""
     timed: dict[tuple, list[Frame]] = {}
     for key, fs in docs.items():
-        if found := [f for f in fs if f.interval_months and f.action in RECOMMEND_LIKE and groups.general(f)]:
+        if found := [f for f in fs if f.interval_months and f.action in RECOMMEND_LIKE and general(f)]:
             timed[key] = found
     for (doc_a, intervention), fa in timed.items():
         for (doc_b, other), fb in timed.items():

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from clinrag.tools.frames import bands, groups
+from clinrag.tools.frames import bands
+from clinrag.tools.frames.groups import general
 from clinrag.tools.frames.intervals import schedule_text
 from clinrag.tools.frames.pairing import ages_meet, pair_kind
 from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame
@@ -19,7 +20,7 @@ def option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
     beside cytology and co-testing). Only between versions: that one organization's list of options changed is a
     statement of its documents; that another organization names fewer tests is not a disagreement about any of
     them."""
-    by_doc = {key: [f for f in fs if f.test and groups.general(f)] for key, fs in docs.items()}
+    by_doc = {key: [f for f in fs if f.test and general(f)] for key, fs in docs.items()}
     for (doc_a, intervention), fa in by_doc.items():
         for (doc_b, other), fb in by_doc.items():
             if other != intervention or doc_a == doc_b or not fa or not fb or pair_kind(fa[0], fb[0]) != "change":
