@@ -73,6 +73,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) not (?:usually|normally|generally) recommended\b"
         # ("We do not usually suggest the test once you are 75 or older unless you have symptoms")
         r"|\b(?:do|does|would) not (?:usually|normally|generally|routinely) (?:suggest|offer|advise|recommend)\b"
+        # ("We don't suggest the test for men aged 70 or over who have no symptoms")
+        r"|\b(?:(?:do|does|would) not|don[’']t|doesn[’']t|wouldn[’']t) suggest\b"
         # a leaflet's "Once you are over 75, testing is not usually helpful", "the test is unlikely to help you"
         r"|\b(?:is|are) not (?:usually |generally |often |very )?(?:helpful|useful|worthwhile)\b"
         r"|\b(?:is|are) unlikely to (?:help|benefit) (?:you|them|him|her)\b"
@@ -189,6 +191,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecided? together\b"
         # "... (I statement), and decisions should take account of health and personal preference"
         r"|\bdecisions? (?:should|must|will) (?:take account of|take into account|be based on|reflect)\b"
+        # a consideration weighed against what the person wants: "For people aged 85 or older, a statin may be
+        # considered, taking into account frailty, life expectancy and the person's wishes"
+        r"|\b(?:taking|take|takes) (?:into account|account of)\b[^.;]{0,60}\b(?:(?:person|patient|woman|man|individual)"
+        r"['’]s|their|her|his|your) (?:own )?(?:wishes|preferences|values)\b"
         # "In adults older than 75, a clinician-patient discussion about starting a statin is reasonable"
         r"|\b(?:clinician[–-]patient|shared|informed) (?:discussion|conversation) (?:about|of|on) (?:starting|beginning"
         r"|initiating|whether)\b"
@@ -308,6 +314,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|start|offer|use|help|transition|switch|replace|substitute|agree)\b"
         # ("people who quit more than 15 years ago can still choose to be screened")
         r"|\bcan (?:still )?(?:switch|choose|opt|replace)\b"
+        # ("a repeat test can be offered at three-yearly intervals", as "may be offered")
+        r"|\bcan (?:also |still )?be (?:offered|considered)\b"
         r"|\bacceptable\b|\bencourag\w+"
         # a leaflet's options: "The simplest option is a home stool test (FIT), which you do every two years"
         r"|\b(?:simplest|easiest|usual|main|first|other) option is\b"

@@ -157,7 +157,11 @@ def own_people(sentence: str) -> list[str] | None:
 # the denominator who had cervical cytology within the measurement year or the two years before it, or women aged 30
 # to 64 who had hrHPV testing, alone or with cytology, within the measurement year or the four years before it")
 _OR_OTHERS_WHO_HAD = re.compile(r",\s+or\s+(?=(?:women|men|people|persons|adults|patients|members|those)\b[^,;]{0,40}?"
-                                r"\bwho (?:had|have had|received|completed)\b)", re.I)
+                                r"\bwho (?:had|have had|received|completed)\b)"
+                                # ("members ... who had cervical cytology performed within ... (a three-year window),
+                                # or, for members aged 30 to 64, high-risk HPV testing ... (a five-year window)")
+                                r"|,\s+or,\s+(?=for (?:women|men|people|persons|adults|patients|members|those) "
+                                r"(?:aged|between|from|over|under)\b[^,;]{0,30},)", re.I)
 
 
 def either_test(sentence: str) -> list[str] | None:

@@ -24,7 +24,7 @@ from clinrag.tools.frames.clause_parts import (
     with_trailing_strength,
 )
 from clinrag.tools.frames.quantities import quantities
-from clinrag.tools.frames.schema import RECOMMEND_LIKE
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE
 
 _MODALS = {"should", "may", "must", "can", "might", "could", "will"}
 SAME_AGES = re.compile(r"\b(?:of|at) the same ages?\b|\bsame age (?:group|range|band)\b|\bto those whose\b", re.I)
@@ -192,7 +192,10 @@ def _stands_apart(parts: list[str]) -> bool:
     the other parts do not ("...; if you have had a total hysterectomy you won't need screening"), criteria the
     other parts do not ("at least 30 pack-years and quit no more than 15 years ago; patients who quit more than 15
     years ago do not meet criteria ...") or values the other parts do not ("keep HbA1c at or below 48 mmol/mol;
-    where ..., aim for 53 mmol/mol or below")."""
+    where ..., aim for 53 mmol/mol or below"); or, where one part advises against what another advises for,
+    intervals the other parts do not ("colonoscopy at 10-year intervals and FIT every year are both acceptable
+    options; FIT every other year was not endorsed"; a retest tier, "...; men whose PSA is below 1 ng/mL may extend
+    the interval to 4 years", stays with its schedule)."""
     intervention = lexicon.intervention(" ".join(parts))
     # (a test named in parentheses explains another: "co-testing (cytology plus hrHPV)")
     tests = [{t for *_, t in lexicon.tests(rules.unbracketed(p), intervention)} if intervention else set()
@@ -200,12 +203,15 @@ def _stands_apart(parts: list[str]) -> bool:
     groups = [set(subgroups.conditions(p)) for p in parts]
     criteria = [set(subgroups.criteria(p)) for p in parts]
     values = [{q.key() for qs in quantities(p) for q in qs} for p in parts]
+    stances = {STANCE.get(rules.action(rules.unbracketed(p)) or "") for p in parts}
+    schedules = [{(i.min, i.max) for *_, i, _ in intervals.interval_spans(p)} if {"for", "against"} <= stances
+                 else set() for p in parts]
 
     def own(found: list[set[str]], i: int) -> bool:
         return bool(found[i]) and not any(found[i] <= found[j] for j in range(len(parts)) if j != i)
 
     return all(
         ages.age_spans(p) or SAME_AGES.search(p) or rules.strength(p) or own(tests, i) or own(groups, i)
-        or own(criteria, i) or own(values, i)
+        or own(criteria, i) or own(values, i) or own(schedules, i)
         for i, p in enumerate(parts)
     )

@@ -41,6 +41,8 @@ from clinrag.tools.frames.schema import Frame, FrameContext, Quantity
 from clinrag.tools.index.text import split_sentences
 
 _ANAPHORA = re.compile(r"\b(?:these|such) (?:patients|adults|people|women|men|individuals)\b|\bfor them\b"
+                       # ("For adults in the same age range with at least one risk factor and a 10-year risk of ...")
+                       r"|\b(?:in|of|within) the same age (?:range|group|band)\b"
                        # the risk the sentence before estimated, for the people it named: "If you are between 40 and 84
                        # years old, your doctor can work out your chance of ...  If that chance is 20% or higher, ..."
                        r"|\b(?:that|this) (?:chance|risk|score|estimate)\b", re.I)

@@ -148,8 +148,13 @@ _NOT_A_RECOMMENDATION = re.compile(
     # a question left open: "The panel did not reach agreement on whether men at higher risk should start earlier and
     # makes no statement on this group"
     r"|\b(?:did|could) not reach (?:consensus|agreement)\b[^.]*\bmakes? no statement\b"
-    # ... or says only that: "No consensus was reached on starting statins after age 75"
+    # ... or says only that: "No consensus was reached on starting statins after age 75", "The panel did not reach
+    # consensus on whether CT colonography should be offered outside research settings"
     r"|^\W*no (?:consensus|agreement) (?:was|could be) reached\b"
+    r"|\b(?:did|could) not reach (?:consensus|agreement) on whether\b"
+    # what a statement leaves to other guidance: "Statin use is not addressed here for adults with LDL cholesterol of
+    # 190 mg/dL or higher ..., who are covered by separate guidance"
+    r"|\bnot addressed (?:here|in this)\b|\b(?:is|are) covered by (?:separate|other|its own) guid"
     # what a leaflet is about: "This summary explains when your doctor or nurse may talk to you about taking a statin"
     r"|^\W*this (?:summary|leaflet|guide|booklet|factsheet|fact sheet|page) (?:explains|describes|sets out|tells you)\b"
     # a measure's title names what it counts; its rationale states the stance ("Measure PQ-7: Non-recommended

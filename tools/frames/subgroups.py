@@ -95,9 +95,10 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      r"\b(?:(?:first-degree|close|blood) )?(?:relatives?|father|brother|mother|sister|parent|sibling)\b[^.;]{0,60}?"
      r"\bdiagnosed\b[^.;]{0,50}?"
      rf"\b(?:before|under|younger than) (?:the )?(?:age (?:of )?)?({NUMBER})\b"),
+    # ("a first-degree relative with colorectal cancer or an advanced adenoma, at any age of diagnosis")
     ("relative's age at diagnosis: any",
      r"\b(?:(?:first-degree|close|blood) )?(?:relatives?|father|brother|mother|sister|parent|sibling)\b[^.;]{0,60}?"
-     r"\bdiagnosed\b[^.;]{0,60}?\bat any age\b"),
+     r"(?:\bdiagnosed\b[^.;]{0,60}?\bat any age\b|\b(?:at any age|whatever (?:their|the) age) (?:of|at) diagnosis\b)"),
     (
         "family history",
         r"\bfamily history|\bfather or brother|\bfirst-degree relatives?|\bwhose (?:father|brother|son)\b"
@@ -203,7 +204,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
      r"|\b(?:take|taking|on) (?:another|an?) (?:blood thinner|anticoagulant)"),
     # "those treated for CIN2 or worse should continue for at least 25 years after treatment, even beyond 65" (not
     # "no history of CIN2+", who may stop)
-    ("treated for CIN2+", r"(?<!no )\b(?:treated for|history of) CIN ?2\b"),
+    # ("People treated for a high-grade precancerous lesion should continue surveillance for at least 25 years")
+    ("treated for CIN2+", r"(?<!no )\b(?:treated for|history of) CIN ?2\b"
+                          r"|\btreated for (?:an? )?high-grade (?:\w+ )?(?:lesions?|abnormalit(?:y|ies)|dysplasia)\b"),
     ("not smoked for {} years", r"\bnot smoked for (\d+) years"),
     ("harms outweigh benefits", r"\bharms outweigh the benefits"),
     # "people who have never smoked should not be screened on the basis of second-hand smoke exposure alone"
