@@ -268,7 +268,15 @@ def asked_ages(text: str, age: int | None) -> tuple[int | None, int | None] | No
     band = age_bounds(text)
     if band != (None, None):
         return band
+    if m := _BARE_BAND.search(text):
+        return int(m.group(1)), int(m.group(2))
     return (age, age) if age else None
+
+
+# a band a question names by its numbers alone ("and screening at 76 to 85", "screening in 45 to 49 year olds"; not "130
+# to 139 mm Hg" or "7 to 8 percent")
+_BARE_BAND = re.compile(r"\b(?:at|for|in|from) ([1-9]\d) (?:to|through|-|–) ([1-9]\d)\b"
+                        r"(?! ?(?:%|percent|mm|mg|mmol|ng|µg|micrograms?|pack|cigarettes?|months?|weeks?|days?))", re.I)
 
 
 # a question's parts: "on the starting age, the FIT interval, and the advice for adults aged 45 to 49" asks about three

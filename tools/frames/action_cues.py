@@ -258,6 +258,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # discussion is how)
         r"|\bconsidered,? after discussing (?:the |its |their )?(?:small |modest |possible |potential |likely "
         r"|limited )*(?:absolute )?(?:benefits?|harms?|risks?|pros and cons|trade-?offs?)\b"
+        # ("Patients aged 45 to 49 who ask about screening may be offered FIT after a discussion of the smaller
+        # absolute benefit at that age")
+        r"|\b(?:offered|considered)(?: (?!after\b)[\w()-]+){0,3},? after a discussion of (?:the |its |their )?"
+        r"(?:smaller |small |modest |limited )(?:absolute )?benefits?\b"
         # ("continued testing should be offered only to those in good health ..., after individual discussion")
         r"|\bafter (?:an )?individual discussion\b"
         # ("If you are 85 or older, a statin may still help, and you can decide with your doctor whether it is right
@@ -356,6 +360,10 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:is|are) (?:a |the )?(?:good|sensible|reasonable|usual|right) (?:goal|target|aim)\b"
         # an order set's labelled goal: "(2) Default individual target: HbA1c 48 to 58 mmol/mol (6.5% to 7.5%)"
         r"|^\W*(?:\d+[.)]?\s+)?(?:[\w-]+ ){0,3}(?:target|goal)s?\s*:(?=[^.;]{0,40}\d)"
+        # ... and the other goal it offers: "select the alternative target of below 8.0% (64 mmol/mol) for patients with
+        # frailty"
+        r"|\bselect (?:the|an) (?:alternative|individuali[sz]ed|less stringent|relaxed|higher|other) (?:\w+ )?"
+        r"(?:target|goal)\b"
         r"|\b(?:you|they|he|she) (?:have|has) high blood pressure (?:if|when)\b"
         # "If your readings are 130 over 80 or higher on two or more visits, you have high blood pressure"
         r"|\b(?:if|when)\b[^.;]{0,100},\s*(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"

@@ -17,6 +17,18 @@ _ADDED_TO = re.compile(r"\bin addition to\s+[^,;.()]{1,40}", re.I)
 # a reason closing the sentence names no test of the recommendation: "... every 5 years, because a negative HPV result
 # in older women means a very low risk" (not "because you are now aged 50 to 74, you are invited ...", which goes on)
 _TRAILING_REASON = re.compile(r",\s+because\b[^,;]*$", re.I)
+# another check's schedule in a list of orders: "HbA1c every 3 months until the individual target is reached, then
+# every 6 months; urine albumin-to-creatinine ratio and eGFR once a year; lipid profile once a year"
+_OTHER_CHECK = re.compile(r"\b(?:urine albumin|albumin-to-creatinine|eGFR|lipid (?:profile|panel)s?|serum creatinine"
+                          r"|retinal (?:screening|exam\w*|photograph\w*)|eye exam\w*|foot (?:exam\w*|check\w*))\b",
+                          re.I)
+_A1C = re.compile(r"\b(?:Hb)?A1c\b", re.I)
+
+
+def _without_other_checks(text: str) -> str:
+    """``text`` without the parts after a semicolon that schedule another check and not the A1C."""
+    first, *rest = text.split(";")
+    return ";".join([first] + [p for p in rest if not (_OTHER_CHECK.search(p) and not _A1C.search(p))])
 
 
 def test_options(text: str, intervention: str) -> list[tuple[str | None, Interval | None]]:
@@ -25,7 +37,7 @@ def test_options(text: str, intervention: str) -> list[tuple[str | None, Interva
     flexible sigmoidoscopy every five years"), adjectives ("annual FIT") to the test right after, and an interval
     followed by "with" to every test up to the next interval ("every 5 years with HPV testing alone or with
     co-testing, or every 3 years with cytology")."""
-    text = _TRAILING_REASON.sub("", _REPLACED_TEST.sub(" ", text))
+    text = _without_other_checks(_TRAILING_REASON.sub("", _REPLACED_TEST.sub(" ", text)))
     tests = lexicon.tests(text, intervention)
     ivs = intervals.interval_spans(text)
     labels = list(dict.fromkeys(t[2] for t in tests))

@@ -216,9 +216,9 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-# what a criterion or condition is named after when its absence (or an exception, "unless") is stated: "patients aged
-# 50 to 70 with ... no first-degree relative with colorectal cancer", "without a family history", "has no history of
-# CIN2+ or hysterectomy", "are not immunosuppressed"
+# what a criterion or condition is named after when its absence (or an exception, "unless", or that it is included
+# among everyone, "including those who") is stated: "patients aged 50 to 70 with ... no first-degree relative with
+# colorectal cancer", "without a family history", "has no history of CIN2+ or hysterectomy", "are not immunosuppressed"
 _ABSENT_BEFORE = re.compile(
     r"\b(?:no|without)(?: (?:personal |prior |known )?(?:history|record) of)?(?: an?| any| known)?"
     r"(?:(?: [\w+-]+){1,3},?(?: or| nor)(?: [\w+-]+)?)? $"
@@ -226,7 +226,10 @@ _ABSENT_BEFORE = re.compile(
     r"|\b(?:is|are|was|were) not $"
     # an exception: "we suggest against starting a statin ... in adults older than 75 years, unless they are already
     # taking one" is about those who are not
-    r"|\bunless\b[^,.;]{0,30}$", re.I)
+    r"|\bunless\b[^,.;]{0,30}$"
+    # ... or named as included among everyone: "do not offer screening to patients older than 75, including those who
+    # have never been screened"
+    r"|\bincluding (?:those|people|patients|adults|persons|members|women|men|anyone) who $", re.I)
 
 
 def _labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
