@@ -191,6 +191,8 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:offered|offers|have|has) a discussion (?:about|of)\b|\bdecided? together\b"
         # "... (I statement), and decisions should take account of health and personal preference"
         r"|\bdecisions? (?:should|must|will) (?:take account of|take into account|be based on|reflect)\b"
+        # ("..., and clinicians should weigh health status and prior results with the patient")
+        r"|\bweigh\w*\b[^.;]{0,60}\bwith (?:the|each|their|your) (?:patient|woman|man|person|member)\b"
         # a consideration weighed against what the person wants: "For people aged 85 or older, a statin may be
         # considered, taking into account frailty, life expectancy and the person's wishes"
         r"|\b(?:taking|take|takes) (?:into account|account of)\b[^.;]{0,60}\b(?:(?:person|patient|woman|man|individual)"
@@ -276,7 +278,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         # screening for the people who chose it: "Frequency, for men who opt in: a PSA test every 12 months", "repeated
         # at 24-month intervals while he ... still wants screening"
         # ("Men who choose to be tested usually have the test repeated each year")
-        r"|\bwho (?:opts?|chooses?|choose|decides?) (?:in\b|for\b|to be (?:tested|screened)\b|testing\b|screening\b)"
+        # ("asymptomatic men aged 50 to 74 years ... who, after reviewing the decision aid, choose to be tested")
+        r"|\bwho(?:,[^.;,]{0,60},)? (?:opts?|chooses?|choose|decides?) (?:in\b|for\b|to be (?:tested|screened)\b"
+        r"|testing\b|screening\b)"
         r"|\bif (?:the )?(?:patient|man|woman|person|member|you|he|she|they) opts? (?:in|for)\b"
         r"|\bstill wants? (?:screening|to be (?:screened|tested))\b"
         # ("Where screening is chosen, the interval may range from every 2 years to every 4 years")
@@ -338,6 +342,12 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"(?:them|you|her|him)\b"
         # a measure's reason: "..., reflecting the Panel's endorsement of screening mammography every 2 years"
         r"|(?<!no )\bendorsement of\b"
+        # a measure's required frequency: "At least one HbA1c test every 12 months is required for a patient to count as
+        # assessed"
+        r"|\bevery\b[^.;]{0,30}\b(?:is|are) required\b"
+        # where a pathway lets people in: "for Black men and men with a first-degree relative diagnosed with prostate
+        # cancer before age 65, the pathway opens at age 40"
+        r"|\b(?:pathway|programme|program|service) (?:opens|is open) (?:at|from) (?:the )?(?:age (?:of )?)?\d"
         # what an edition now advises in place of the old: "Repeat testing every two years now replaces annual testing"
         rf"|\bnow (?:replaces?|supersedes?)\b|{REPLACED_BY_NEW}"
         # a consensus statement's finding of agreement: "the panel agreed on an A1C goal below 7.0%"
@@ -374,6 +384,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|categori[sz]ed) as (?:raised|abnormal|high|elevated|positive|(?:stage [12] )?hypertension)\b"
         # ("The test now counts as abnormal when it finds 120 micrograms of haemoglobin per gram of faeces or more")
         r"|\b(?:counts?|is counted|is read|reads) as (?:abnormal|positive|raised|high|elevated)\b"
+        # ("A result of 3 ng/mL or more is higher than expected for men aged 50 to 69, and your GP will usually arrange
+        # a second test")
+        r"|\b(?:is|are) (?:usually )?(?:higher|above|more) than (?:expected|normal)\b"
         # ("a PSA result of 4.0 ng/mL or higher ..., which the programme treats as a raised PSA")
         r"|\btreats? (?:it |them )?as (?:an? )?(?:abnormal|positive|raised|high|elevated)\b"
         # ... and a measure that leaves out the men whose PSA is already raised: "Exclusions for both measures: a
@@ -398,7 +411,9 @@ ACTION_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:the|a) (?:\w+ )?default (?:goal |target )?(?:(?:for|in) [^.;,]{1,50}?)?is (?:below|under|less than"
         r"|<|≤|at or below)"
         # what a result sets off: "A PSA of 4 ng/mL or above triggers a repeat test within six weeks"
-        rf"|\b(?:or (?:above|higher|more)|and above)\b[^.;]{{0,15}}\btriggers? (?:a |an )?{_NEXT_STEP}\b"
+        # ("a PSA of 4.0 ng/mL or higher, or a rise of more than 0.75 ng/mL within a year, triggers a repeat test")
+        rf"|\b(?:or (?:above|higher|more)|and above)\b(?:[^.;]{{0,15}}|,(?:[^.;,]|\.\d){{0,60}},\s*)\btriggers? "
+        rf"(?:a |an )?{_NEXT_STEP}\b"
         # ("a PSA value above 4.0 ng/mL warrants referral to a urologist", "A PSA level above 4 ng/mL is usually
         # followed by a repeat test")
         rf"|\bwarrants? (?:a |an )?{_NEXT_STEP}\b"

@@ -127,6 +127,12 @@ def stop_age(frames: list[Frame]) -> tuple[int | str, Frame] | None:
             if f.interval_months and any(g.population.age_min is not None and g.population.age_max is not None
                                          and g.population.age_min <= p.age_min <= g.population.age_max for g in rec):
                 continue
+            # (nor what may be considered beyond a recommended band that ends: "Offer atorvastatin 20 mg to adults
+            # aged 40 to 84 ...; for people aged 85 or over, atorvastatin may be considered" stops at 84)
+            if f.action == "suggest_or_consider" and any(
+                    g.action == "recommend" and g.population.age_max is not None and g.population.age_max < p.age_min
+                    for g in rec):
+                continue
             return NO_UPPER_LIMIT, f
     bounded = [(f.population.age_max if f.population.age_max is not None else _cap(f, frames), f) for f in rec]
     bounded = [(a, f) for a, f in bounded if a is not None]
@@ -259,6 +265,9 @@ def risk_group_starts(frames: list[Frame]) -> dict[str, tuple[int, Frame]]:
     return out
 
 
+_FAMILY, _RELATIVE_AGE = "family history", "relative's age at diagnosis"
+
+
 def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
     """Eligibility criteria of a document's recommended frames, keyed ("pack-years" -> ">= 20"). Where a
     recommendation and a suggestion name one criterion, the recommendation's value is the document's: "screening
@@ -269,9 +278,9 @@ def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
     out: dict[str, tuple[str, Frame]] = {}
     # recommendations first, then suggestions, then decisions; stable otherwise
     order = {"recommend": 0, "individual_decision": 2}
-    for f in sorted(frames, key=lambda f: order.get(f.action, 1)):
-        if (f.action not in RECOMMEND_LIKE and f.action != "individual_decision") or f.population.conditions:
-            continue
+    eligible = [f for f in sorted(frames, key=lambda f: order.get(f.action, 1))
+                if (f.action in RECOMMEND_LIKE or f.action == "individual_decision") and not f.population.conditions]
+    for f in eligible:
         for c in f.population.criteria:
             for sep in (" >= ", " <= ", " > ", " < ", ": "):
                 if sep in c:
@@ -279,4 +288,8 @@ def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
                     if key not in out or out[key][1].action == f.action:
                         out[key] = (f"{sep.strip(' :')} {value}".strip(), f)
                     break
+    # a relative with the cancer, at no stated age of diagnosis, is one diagnosed at any age ("men with a first-degree
+    # relative diagnosed with prostate cancer" beside "... diagnosed before age 65")
+    if _RELATIVE_AGE not in out and (related := next((f for f in eligible if _FAMILY in f.population.criteria), None)):
+        out[_RELATIVE_AGE] = ("any", related)
     return out

@@ -25,10 +25,19 @@ _OTHER_CHECK = re.compile(r"\b(?:urine albumin|albumin-to-creatinine|eGFR|lipid 
 _A1C = re.compile(r"\b(?:Hb)?A1c\b", re.I)
 
 
+_NEXT_PART = re.compile(r"(;|,\s+(?:while|whereas)\b)", re.I)
+
+
 def _without_other_checks(text: str) -> str:
-    """``text`` without the parts after a semicolon that schedule another check and not the A1C."""
-    first, *rest = text.split(";")
-    return ";".join([first] + [p for p in rest if not (_OTHER_CHECK.search(p) and not _A1C.search(p))])
+    """``text`` without the parts after a semicolon (or ", while") that schedule another check and not the A1C
+    ("the risk estimate should be repeated every 4 to 6 years, while treated patients need a lipid panel 4 to 12
+    weeks after starting")."""
+    first, *rest = _NEXT_PART.split(text)
+    kept = [first]
+    for separator, part in zip(rest[::2], rest[1::2]):
+        if not (_OTHER_CHECK.search(part) and not _A1C.search(part)):
+            kept += [separator, part]
+    return "".join(kept)
 
 
 def test_options(text: str, intervention: str) -> list[tuple[str | None, Interval | None]]:

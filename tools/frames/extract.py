@@ -118,6 +118,11 @@ _MEASURE_PART = re.compile(rf"^\W*(?:denominator|numerator){MEASURE_LABEL_END}",
 # 10% or greater")
 _CONCESSION = re.compile(r"^\W*(?:although|though|even though)\b", re.I)
 _COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|less|more)\b[^.;]*\bthan\b", re.I)
+# what an earlier edition advised, beside what this one advises: "..., whereas the 2015 edition advised this only for
+# risks of 20 % or more"
+_EARLIER_EDITION = re.compile(r"^\W*(?:(?:whereas|while|but|and)\s+)?(?:the|its|our|their) (?:\d{4}|previous|earlier"
+                              r"|former|last|prior|old) (?:edition|version|guideline|statement|update|guidance)s? "
+                              r"(?:had )?(?:advised|recommended|suggested|said|set|used|required|allowed)\b", re.I)
 # a percentage that refers back to the risk a sentence named before it: "If the 10-year risk is 20% or higher, order a
 # high-intensity statin; if it is 7.5% to less than 20%, order a moderate-intensity statin"
 _RISK_AGAIN = re.compile(r"\b(?:if|when|where|once) it (?:is|was|lies)\b", re.I)
@@ -170,9 +175,9 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
             # continues the verb before it with another infinitive takes that verb's action (its strength is its own)
             continues = number > 0 and inherited_action and re.match(r"\W*(?:and|or)\s+to\s", text, re.I)
             if (number == 0 and len(parts) > 1 and _CONCESSION.search(text)) or (
-                number > 0 and _COMPARISON.search(text)
+                number > 0 and (_COMPARISON.search(text) or _EARLIER_EDITION.search(text))
             ):
-                continue  # a concession or a comparison beside the recommendation, not one of its own
+                continue  # a concession, a comparison or an earlier edition beside the advice, not one of its own
             own_action = None if continues else rules.action(text)
             act = own_action or (whole_action if len(parts) == 1 else inherited_action)
             if act is None:

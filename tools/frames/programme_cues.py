@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from clinrag.tools.frames.no_stance import AUDIENCE, ENTRY_STEP
 
-# the end of a measure part's label: "Denominator:", "Numerator (inverse):", "Numerator for the control indicator:"
-MEASURE_LABEL_END = r"(?:\s*\([^()]{0,40}\)| for (?:the )?[\w -]{1,40}?)?\s*:"
+# the end of a measure part's label: "Denominator:", "Numerator (inverse):", "Numerator for the control indicator:",
+# "Numerator 1 (good control):"
+MEASURE_LABEL_END = r"(?:\s+(?:\d{1,2}[a-z]?|[A-D])\b)?(?:\s*\([^()]{0,40}\)| for (?:the )?[\w -]{1,40}?)?\s*:"
 
 # what a quality measure's numerator counts now, stated in a change note ("the numerator threshold for patients aged 18
 # to 64 has been tightened to an HbA1c below 7.0%", "For patients aged 65 to 75 the numerator continues to require a

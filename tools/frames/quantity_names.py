@@ -139,8 +139,14 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
         # ("135/85 or higher when you measure it at home")
         # (not a home reading the next part names: "if your reading at the surgery is 140/90 or higher and your average
         # at home ... is 135/85 or higher")
-        home = re.search(r"\bhome\b", low[-40:]) or re.match(r"(?:(?!\band\b)[^.;,]){0,40}\bat home\b", after, re.I)
+        # ("... 140/90 or higher and your average at home, or over a day wearing a monitor, is 135/85 or higher": the
+        # setting the value's own part names)
+        own = re.split(r"\band\b|;", low)[-1]
+        home = (re.search(r"\bhome\b", low[-40:]) or re.search(r"\bhome\b", own)
+                or re.match(r"(?:(?!\band\b)[^.;,]){0,40}\bat home\b", after, re.I))
         # ("hypertension is confirmed when the daytime ABPM average is 135/85 mmHg or higher")
-        setting = " (ambulatory)" if re.search(r"ambulatory|\babpm\b|\bdaytime\b", low) else " (home)" if home else ""
+        ambulatory = re.search(r"ambulatory|\babpm\b|\bdaytime\b", low)
+        worn = re.search(r"\bwearing a monitor\b|\b24-hour\b|\bover a (?:whole )?day\b", own)
+        setting = " (ambulatory)" if ambulatory else " (home)" if home else " (ambulatory)" if worn else ""
         return name + setting
     return measure

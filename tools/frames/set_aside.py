@@ -31,7 +31,10 @@ _CHANGE_BEFORE = re.compile(r"\b(?:fell|fallen|rose|risen|dropped|declined|incre
                             r"|rising|falling|increasing|decreasing|declining|growing"
                             r"|(?:over|under)-?(?:estimat|predict)(?:ed|es|ing|e|s))"
                             r"(?: [\w-]+){0,3} by (?:more than |over |about |around |roughly |nearly |almost |up to "
-                            r"|some )?$", re.I)
+                            r"|some )?$"
+                            # ... or a rise that sets off the next step, a velocity rather than a level: "a PSA of 4.0
+                            # ng/mL or higher, or a rise of more than 0.75 ng/mL within a year, triggers a repeat test"
+                            r"|\b(?:rise|increase) of (?:more than |over |at least )?$", re.I)
 # a vote share written before its value: "(agreement 96%)", "(consensus reached, 92%)", "The panel agreed (92 %)
 # that ..."
 _VOTE_SHARE_BEFORE = re.compile(r"\b(?:agreement|consensus|votes?)(?:\s*(?:of|:|=|was|reached))?[\s,]*$"
@@ -97,8 +100,9 @@ NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHA
 FORMER_VALUE = re.compile(
     # (not a patient's earlier result: "Exclusions: a previous PSA result of 3.0 ng/mL or higher")
     r"\b(?:former|previous|previously|earlier|old|prior)(?! (?:PSA |FIT |screening )?(?:results?|tests?|readings?)\b)"
-    r"(?: [\w-]+){0,2}(?: of)?"
-    # ("replacing the earlier goal of below 140/90 mm Hg")
+    r"(?: [\w-]+){0,2}(?: of(?: an?| the)?(?: [\w-]+){0,3}?)?"
+    # ("replacing the earlier goal of below 140/90 mm Hg", "The former treat-to-target goal of an LDL cholesterol below
+    # 2.6 mmol/L has been replaced")
     r"(?: (?:below|under|less than|lower than|above|over|at least|at or below))?\s*$"
     # "replacing the single goal of less than 7% in the 2012 standards"
     r"|\breplac(?:ing|es|ed)(?: [\w-]+){0,3}(?: of)?(?: (?:below|under|less than|lower than|above|over|at least"
