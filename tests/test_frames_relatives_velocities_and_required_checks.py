@@ -29,6 +29,10 @@ def test_a_relative_at_no_stated_age_is_one_diagnosed_at_any_age():
     leaflet = _doc("ef-psa", PSA["topic"], "If your father or brother has had prostate cancer, you can start this "
                    "conversation from age 45.")
     assert not any(facet == "eligibility" for facet, _ in conflict_facets(guideline, leaflet))
+    # (a "strong family history" names no relative, and no age at diagnosis)
+    strong = _doc("gh-psa", PSA["topic"], "Clinicians should offer earlier screening, at ages 40 to 45, to people "
+                  "with a strong family history.")
+    assert "relative's age at diagnosis" not in criteria_map(document_frames(strong))
 
 
 def test_a_pathway_for_men_who_choose_and_the_age_it_opens_for_others():

@@ -10,6 +10,7 @@ general/average-risk population shape these summaries.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from clinrag.tools.frames import rules
@@ -266,6 +267,9 @@ def risk_group_starts(frames: list[Frame]) -> dict[str, tuple[int, Frame]]:
 
 
 _FAMILY, _RELATIVE_AGE = "family history", "relative's age at diagnosis"
+_NAMED_RELATIVE = re.compile(r"\b(?:first-degree|close|blood) relatives?\b|\b(?:father|brother|son|mother|sister"
+                             r"|daughter|parent|sibling)s?\b", re.I)
+_EARLY_AGE = re.compile(r"\b(?:early|young|younger) age\b", re.I)
 
 
 def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
@@ -289,7 +293,10 @@ def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
                         out[key] = (f"{sep.strip(' :')} {value}".strip(), f)
                     break
     # a relative with the cancer, at no stated age of diagnosis, is one diagnosed at any age ("men with a first-degree
-    # relative diagnosed with prostate cancer" beside "... diagnosed before age 65")
-    if _RELATIVE_AGE not in out and (related := next((f for f in eligible if _FAMILY in f.population.criteria), None)):
+    # relative diagnosed with prostate cancer" beside "... diagnosed before age 65"; not "a strong family history" or
+    # "relatives diagnosed at an early age", which name no relative or an age)
+    related = next((f for f in eligible if _FAMILY in f.population.criteria and _NAMED_RELATIVE.search(f.sentence)
+                    and not _EARLY_AGE.search(f.sentence)), None)
+    if _RELATIVE_AGE not in out and related:
         out[_RELATIVE_AGE] = ("any", related)
     return out
