@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from clinrag.tools.frames.action_cues import ACTION_CUES, MAY_STOP_CUE, REPLACED_BY_NEW
+from clinrag.tools.frames.action_cues import ACTION_CUES
+from clinrag.tools.frames.cues_against import MAY_STOP_CUE
+from clinrag.tools.frames.cues_for import REPLACED_BY_NEW
 from clinrag.tools.frames.lexicon import DIAGNOSED_AT
 from clinrag.tools.frames.schema import RECOMMEND_LIKE
 from clinrag.tools.frames.set_aside import without_reason
