@@ -23,8 +23,7 @@ _OTHER_CHECK = re.compile(r"\b(?:urine albumin|albumin-to-creatinine|eGFR|lipid 
                           r"|retinal (?:screening|exam\w*|photograph\w*)|eye exam\w*|foot (?:exam\w*|check\w*))\b",
                           re.I)
 _A1C = re.compile(r"\b(?:Hb)?A1c\b", re.I)
-
-
+# where the next part of such a list begins
 _NEXT_PART = re.compile(r"(;|,\s+(?:while|whereas)\b)", re.I)
 
 

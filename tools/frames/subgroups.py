@@ -234,7 +234,8 @@ _ABSENT_BEFORE = re.compile(
 
 def _labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
     """The labels of a table (:data:`CRITERIA`, :data:`CONDITIONS`) that ``text`` names, in table order, unless named
-    only as absent (:data:`_ABSENT_BEFORE`); a label with "{}" takes the first captured number (in digits)."""
+    only as absent or as included among everyone (:data:`_ABSENT_BEFORE`); a label with "{}" takes the first captured
+    number (in digits)."""
     out = []
     text = tens_as_digits(text)
     for label, pattern in table:
