@@ -10,6 +10,9 @@ import re
 
 from clinrag.tools.frames.numbers import NUMBER, number, tens_as_digits
 
+# a relative named with the disease, whose age at diagnosis the criteria below read
+_RELATIVE = r"\b(?:(?:first-degree|close|blood) )?(?:relatives?|father|brother|mother|sister|parent|sibling)\b"
+
 # Eligibility criteria: qualifiers on who is eligible, compared across documents as the "eligibility" facet.
 # A label with "{}" takes the first captured number. "key op value" / "key: value" lets conflicts compare keys.
 CRITERIA: tuple[tuple[str, str], ...] = (
@@ -92,12 +95,12 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     # how young a relative was at diagnosis: "a first-degree relative diagnosed with colorectal cancer before age 60",
     # "... or an advanced adenoma at any age"
     ("relative's age at diagnosis < {}",
-     r"\b(?:(?:first-degree|close|blood) )?(?:relatives?|father|brother|mother|sister|parent|sibling)\b[^.;]{0,60}?"
+     rf"{_RELATIVE}[^.;]{{0,60}}?"
      r"\bdiagnosed\b[^.;]{0,50}?"
      rf"\b(?:before|under|younger than) (?:the )?(?:age (?:of )?)?({NUMBER})\b"),
     # ("a first-degree relative with colorectal cancer or an advanced adenoma, at any age of diagnosis")
     ("relative's age at diagnosis: any",
-     r"\b(?:(?:first-degree|close|blood) )?(?:relatives?|father|brother|mother|sister|parent|sibling)\b[^.;]{0,60}?"
+     rf"{_RELATIVE}[^.;]{{0,60}}?"
      r"(?:\bdiagnosed\b[^.;]{0,60}?\bat any age\b|\b(?:at any age|whatever (?:their|the) age) (?:of|at) diagnosis\b)"),
     (
         "family history",
@@ -219,7 +222,7 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
 # what a criterion or condition is named after when its absence (or an exception, "unless", or that it is included
 # among everyone, "including those who") is stated: "patients aged 50 to 70 with ... no first-degree relative with
 # colorectal cancer", "without a family history", "has no history of CIN2+ or hysterectomy", "are not immunosuppressed"
-_ABSENT_BEFORE = re.compile(
+_NOT_A_GROUP_BEFORE = re.compile(
     r"\b(?:no|without)(?: (?:personal |prior |known )?(?:history|record) of)?(?: an?| any| known)?"
     r"(?:(?: [\w+-]+){1,3},?(?: or| nor)(?: [\w+-]+)?)? $"
     # "people ... who have no symptoms and are not immunosuppressed"
@@ -234,12 +237,13 @@ _ABSENT_BEFORE = re.compile(
 
 def _labels(table: tuple[tuple[str, str], ...], text: str) -> list[str]:
     """The labels of a table (:data:`CRITERIA`, :data:`CONDITIONS`) that ``text`` names, in table order, unless named
-    only as absent or as included among everyone (:data:`_ABSENT_BEFORE`); a label with "{}" takes the first captured
-    number (in digits)."""
+    only as absent or as included among everyone (:data:`_NOT_A_GROUP_BEFORE`); a label with "{}" takes the first
+    captured number (in digits)."""
     out = []
     text = tens_as_digits(text)
     for label, pattern in table:
-        m = next((m for m in re.finditer(pattern, text, re.I) if not _ABSENT_BEFORE.search(text[: m.start()])), None)
+        m = next((m for m in re.finditer(pattern, text, re.I)
+                  if not _NOT_A_GROUP_BEFORE.search(text[: m.start()])), None)
         if m:
             num = next((g for g in m.groups() if g), None) if m.groups() else None
             out.append(label.format(number(num)) if "{}" in label else label)
