@@ -272,26 +272,45 @@ _NAMED_RELATIVE = re.compile(r"\b(?:first-degree|close|blood) relatives?\b|\b(?:
 _EARLY_AGE = re.compile(r"\b(?:early|young|younger) age\b", re.I)
 
 
+# the people a goal of their own is for (a less stringent A1C goal), named in an eligibility key
+SUBGROUP_GOAL = "for a subgroup's own goal"
+
+
+def _keyed(criteria: list[str]) -> list[tuple[str, str]]:
+    """The criteria that state a value, as (key, value): "pack-years >= 20" -> ("pack-years", ">= 20")."""
+    out = []
+    for c in criteria:
+        for sep in (" >= ", " <= ", " > ", " < ", ": "):
+            if sep in c:
+                key, value = c.split(sep, 1)
+                out.append((key, f"{sep.strip(' :')} {value}".strip()))
+                break
+    return out
+
+
 def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
     """Eligibility criteria of a document's recommended frames, keyed ("pack-years" -> ">= 20"). Where a
     recommendation and a suggestion name one criterion, the recommendation's value is the document's: "screening
     is recommended for 30 pack-years or more (class I)" beside "may be considered ... with at least 20 pack-years
     and one additional risk factor (class IIb)" requires 30. A criterion no recommendation names is the one of the
     document's individual decisions ("Step 1, identify eligible patients: men aged 50 to 74 with a life expectancy of
-    at least 15 years" in a pathway that leaves the test to the man)."""
+    at least 15 years" in a pathway that leaves the test to the man). A subgroup's own goal adds the criteria that
+    say who it is for, keyed apart (:data:`SUBGROUP_GOAL`)."""
     out: dict[str, tuple[str, Frame]] = {}
     # recommendations first, then suggestions, then decisions; stable otherwise
     order = {"recommend": 0, "individual_decision": 2}
     eligible = [f for f in sorted(frames, key=lambda f: order.get(f.action, 1))
                 if (f.action in RECOMMEND_LIKE or f.action == "individual_decision") and not f.population.conditions]
     for f in eligible:
-        for c in f.population.criteria:
-            for sep in (" >= ", " <= ", " > ", " < ", ": "):
-                if sep in c:
-                    key, value = c.split(sep, 1)
-                    if key not in out or out[key][1].action == f.action:
-                        out[key] = (f"{sep.strip(' :')} {value}".strip(), f)
-                    break
+        for key, value in _keyed(f.population.criteria):
+            if key not in out or out[key][1].action == f.action:
+                out[key] = (value, f)
+    # who a subgroup's own goal is for, where a number says it ("a less stringent target of below 8.0% ... for adults
+    # with a life expectancy of less than 5 years", "... less than 10 years" in the next edition)
+    for f in frames:
+        if f.action in RECOMMEND_LIKE and f.targets and f.population.conditions:
+            for key, value in _keyed(f.population.criteria):
+                out.setdefault(f"{key} ({SUBGROUP_GOAL})", (value, f))
     # a relative with the cancer, at no stated age of diagnosis, is one diagnosed at any age ("men with a first-degree
     # relative diagnosed with prostate cancer" beside "... diagnosed before age 65"; not "a strong family history" or
     # "relatives diagnosed at an early age", which name no relative or an age)

@@ -141,14 +141,19 @@ def own_people(sentence: str) -> list[str] | None:
     covered only when the record documents an individualized, shared decision-making discussion of the member's
     expected benefits and risks, and screening of members older than 85 is considered not medically necessary", "the
     panel recommends a blood-pressure goal of less than 130/80 mm Hg, and for those aged 80 years or older a goal
-    below 140/90 mm Hg is reasonable"); None otherwise."""
+    below 140/90 mm Hg is reasonable"), or the second opening with a condition of its own value ("if it is 10% or
+    more, order atorvastatin 20 mg daily ..., and if it is 5% to 9.9%, discuss a statin as an option"); None
+    otherwise."""
     for m in re.finditer(r",\s+(?=and\s)", sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
         acts = rules.action(left), rules.action(rules.unbracketed(right))
-        if None in acts or acts[0] == acts[1] or not ages.age_spans(right):
+        # "... if it is 10% or more, order atorvastatin ..., and if it is 5% to 9.9%, discuss a statin as an option":
+        # a second condition with a value of its own
+        conditional = re.match(r"and\s+(?:if|when|where)\b", right, re.I)
+        if None in acts or acts[0] == acts[1] or not (ages.age_spans(right) or conditional):
             continue
         values = value_keys(quantities(left)), value_keys(quantities(right))
-        if ages.age_spans(left) or (all(values) and values[0] != values[1]):
+        if (ages.age_spans(left) and ages.age_spans(right)) or (all(values) and values[0] != values[1]):
             return [left, right]
     return None
 
@@ -156,8 +161,10 @@ def own_people(sentence: str) -> list[str] | None:
 # a measure's numerator that counts either of two tests, each with its own people and look-back ("Numerator: women in
 # the denominator who had cervical cytology within the measurement year or the two years before it, or women aged 30
 # to 64 who had hrHPV testing, alone or with cytology, within the measurement year or the four years before it")
-_OR_OTHERS_WHO_HAD = re.compile(r",\s+or\s+(?=(?:women|men|people|persons|adults|patients|members|those)\b[^,;]{0,40}?"
-                                r"\bwho (?:had|have had|received|completed)\b)"
+# (and "..., or who had hrHPV testing (alone or with cytology) performed within the last 5 years when they were 30 or
+# older": the people named once)
+_OR_OTHERS_WHO_HAD = re.compile(r",\s+or\s+(?=(?:(?:women|men|people|persons|adults|patients|members|those)\b"
+                                r"[^,;]{0,40}?)?\bwho (?:had|have had|received|completed)\b)"
                                 # ("members ... who had cervical cytology performed within ... (a three-year window),
                                 # or, for members aged 30 to 64, high-risk HPV testing ... (a five-year window)")
                                 r"|,\s+or,\s+(?=for (?:women|men|people|persons|adults|patients|members|those) "

@@ -8,17 +8,18 @@ difference is a "change"; between organizations it is a "disagreement", and only
 (a superseded version differs from other organizations by definition of being replaced).
 
 Facets: ``start_age`` (also per higher-risk group) and ``stop_age`` per document (:mod:`bands`), ``eligibility`` (a
-criterion both documents state with different values: pack-years 30 vs 20), ``action`` (different stances: for /
+criterion both documents state with different values: pack-years 30 vs 20; for a goal, the life expectancy its
+subgroup's own goal is for, :func:`bands.criteria_map`), ``action`` (different stances: for /
 conditional / against / uncertain: "insufficient evidence" and "an individual decision" for one band differ, as one
 organization leaves the choice to patient and clinician where the other finds no evidence to guide it; between
 versions, also a test added to or dropped from an age band's options, :func:`versions.option_changes`, and a graded
-recommendation turned into a graded suggestion, :func:`_downgraded`), ``interval``
-(both recommended, same test), ``threshold`` (same action and the same measured quantities) and ``target`` (both
-recommended). For target/threshold interventions an action is compared only between frames about the same (stated)
-numbers (a weaker "aim toward 120" is a target change, not an action change). All conflicts of one kind, facet and
-intervention (and organization, for changes) form one :class:`Disagreement` listing every document's value and
-naming the document pairs that conflict (``pairs``: a row can hold documents that differ from a third but not from
-each other).
+recommendation turned into a graded suggestion, :func:`_downgraded`), ``interval`` (both recommended, same test),
+``threshold`` (same action and the same measured quantities) and ``target`` (both recommended; between versions, also
+a goal for a measure the earlier version set none for, :func:`versions.goal_changes`). For target/threshold
+interventions an action is compared only between frames about the same (stated) numbers (a weaker "aim toward 120" is
+a target change, not an action change). All conflicts of one kind, facet and intervention (and organization, for
+changes) form one :class:`Disagreement` listing every document's value and naming the document pairs that conflict
+(``pairs``: a row can hold documents that differ from a third but not from each other).
 
 A question that names ages (``ages``: "women aged 75 and older", "people in their sixties") is answered for those ages
 on the facets it asks about at those ages (``narrowed``: action, and the interval when it asks how often for them);
@@ -47,15 +48,19 @@ from clinrag.tools.frames.pairing import (
     states_no_stance,
 )
 from clinrag.tools.frames.schedules import schedules_differ, sole_test_schedules
-from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, ConflictValue, Disagreement, Facet, Frame
+from clinrag.tools.frames.schema import (
+    RECOMMEND_LIKE,
+    STANCE,
+    ConflictValue,
+    Disagreement,
+    Facet,
+    Frame,
+    quantities_text,
+)
 from clinrag.tools.frames.value_comparison import joined_tiers, targets_differ, thresholds_differ
-from clinrag.tools.frames.versions import option_changes
+from clinrag.tools.frames.versions import goal_changes, option_changes
 
 _SCREENING_FACETS_SKIP = ("target", "threshold")  # start/stop ages are not meaningful for BP/A1C targets
-
-
-def _qtext(qs: list) -> str:
-    return "; ".join(f"{q.name} {q.text()}" for q in qs)
 
 
 def _band_text(f: Frame, docs: dict[Any, list[Frame]]) -> str:
@@ -98,10 +103,10 @@ def _pair_values(a: Frame, b: Frame, docs: dict[Any, list[Frame]], kind: str = "
     tiers_a, tiers_b = (joined_tiers(f, docs[(f.doc_id, f.intervention)]) for f in (a, b))
     if {STANCE[a.action], STANCE[b.action]} <= {"for", "conditional"} and not (
             retest_tier(a) or retest_tier(b)) and thresholds_differ(tiers_a, tiers_b):
-        out["threshold"] = (_qtext(a.thresholds), _qtext(b.thresholds))
+        out["threshold"] = (quantities_text(a.thresholds), quantities_text(b.thresholds))
     if both_rec and not (goal_set_aside(a, b, docs, kind) or goal_set_aside(b, a, docs, kind)) and targets_differ(
             a.targets, b.targets):
-        out["target"] = (_qtext(a.targets), _qtext(b.targets))
+        out["target"] = (quantities_text(a.targets), quantities_text(b.targets))
     return out
 
 
@@ -214,6 +219,7 @@ def find_conflicts(frames: list[Frame], replaced_on: dict[str, str] | None = Non
                     add(kind, facet, a, va, b, vb)
     _document_facets(docs, add, replaced_on)
     option_changes(docs, add)
+    goal_changes(docs, add)
     sole_test_schedules(docs, add)
     out = []
     for key, entries in groups.items():
@@ -238,15 +244,19 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
     summaries."""
     summaries: dict[tuple, dict[str, Any]] = {}
     for (doc_id, intervention), fs in docs.items():
-        if not intervention.endswith(_SCREENING_FACETS_SKIP):
-            start = bands.start_age(fs)
-            summaries[(doc_id, intervention)] = {
-                "start_age": start,
-                "start_age_text": bands.start_age_text(start, fs),
-                "stop_age": bands.stop_age(fs),
-                "eligibility": bands.criteria_map(fs),
-                "risk_group_starts": bands.risk_group_starts(fs),
-            }
+        # a goal or a threshold has no start or stop age; who a subgroup's own goal is for is still its eligibility
+        if intervention.endswith(_SCREENING_FACETS_SKIP):
+            summaries[(doc_id, intervention)] = {"start_age": None, "stop_age": None, "risk_group_starts": {},
+                                                 "eligibility": bands.criteria_map(fs)}
+            continue
+        start = bands.start_age(fs)
+        summaries[(doc_id, intervention)] = {
+            "start_age": start,
+            "start_age_text": bands.start_age_text(start, fs),
+            "stop_age": bands.stop_age(fs),
+            "eligibility": bands.criteria_map(fs),
+            "risk_group_starts": bands.risk_group_starts(fs),
+        }
     keys = sorted(summaries, key=lambda k: (k[1], k[0] or ""))
     for i, ka in enumerate(keys):
         for kb in keys[i + 1 :]:

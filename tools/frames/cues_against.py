@@ -65,7 +65,8 @@ AGAINST_CUES: tuple[tuple[str, str], ...] = (
         r"\brecommend(?:s|ed)? (?:against|not)\b|\b(?:does|do|did) not (?:recommend|advise)|\bnot recommended\b"
         # "PSA screening of men aged 70 and older is non-recommended care"
         r"|\bnon-?recommended\b"
-        r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\bshould not\b|\bmust not\b"
+        # ("It should also not be offered to men whose life expectancy is less than 10 years")
+        r"|\bnot (?:advised|suggested|indicated|endorsed)\b|\b(?:should|must)(?: also| still| therefore)? not\b"
         r"|\badvis\w* (?:against|stopping)|\badvis\w* (?:\w+ ){0,2}to (?:stop|discontinue)\b"
         # "Once you reach 70, we advise that you stop having PSA tests"
         r"|\badvis\w* that (?:you|they|he|she|patients|men|women|people) (?:should )?(?:stop|discontinue)\b"

@@ -9,6 +9,9 @@ DECISION_CUE: tuple[str, str] = (
     r"\bindividual (?:decision|one|basis)|\bbe individual(?=\s*(?:[,.;(]|and\b))"
     # ("For patients aged 76 to 85, decide individually with the patient whether to screen further")
     r"|\b(?:decide|decided|decision made) individually\b"
+    # ("clinicians should discuss whether to continue in light of each woman's health and preferences")
+    r"|\bdiscuss (?:with (?:her|him|them|the (?:patient|woman|man|person)) )?whether to (?:continue|start|begin|stop"
+    r"|screen|be screened|test|be tested|take)\b"
     # (nor "Box A, individualised target: ... aim for an HbA1c between 7.0% and 8.0%", the goal recommended)
     r"|\bindividuali[sz]e[ds]?\b(?![\w ,-]{0,40}\b(?:strategy|approach|plan|target|goal)\b)"
     r"|\binformed (?:decision|choice)|\bmakes? (?:his|her|their|your) own (?:\w+ )?(?:choice|decision)\b"
@@ -48,6 +51,8 @@ DECISION_CUE: tuple[str, str] = (
     r"|\bdecide (?:on |about )?(?:it )?together\b"
     # "Step 4: If the risk is 7.5% to 9.9%, discuss the option of a statin using the shared decision-making tool"
     r"|\bdiscuss (?:the )?(?:option|possibility|choice) of\b"
+    # "if it is 5% to 9.9%, discuss a statin as an option and record the shared decision"
+    r"|\bdiscuss (?:a|an|the) (?:[\w-]+ ){0,2}?[\w-]+ as an? (?:option|choice)\b"
     # "the age at which PSA screening may be discussed" (not "lifestyle modification should be discussed", a step
     # before a statin)
     r"|\b(?:screening|testing|tests?|it) (?:may|can) be discussed\b|\bmay (?:still |also )?be discussed\b"

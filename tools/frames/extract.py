@@ -117,6 +117,10 @@ _MEASURE_PART = re.compile(rf"^\W*(?:denominator|numerator){MEASURE_LABEL_END}",
 # ...") or a later comparison ("...; the likelihood of benefit is smaller in this group than in persons with a risk of
 # 10% or greater")
 _CONCESSION = re.compile(r"^\W*(?:although|though|even though)\b", re.I)
+# ... and a closing one that says for whom the advice helps less ("There is no upper age limit for asking for the
+# test, although it is less likely to help men who are over 75"): its ages are not the advice's people ("although
+# not for ..." excepts people, and stays)
+_CLOSING_CONCESSION = re.compile(r",?\s+(?:although|though|even though)\b(?!\s+not\b)[^;]*$", re.I)
 _COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|less|more)\b[^.;]*\bthan\b", re.I)
 # what an earlier edition advised, beside what this one advises: "..., whereas the 2015 edition advised this only for
 # risks of 20 % or more"
@@ -160,6 +164,8 @@ def extract_frames(sentence: str, *, doc_meta: dict | None = None, context: Fram
     whole_action = rules.action(sentence) if len(parts) == 1 else None
     whole_strength = rules.strength(sentence) if len(parts) == 1 else _strength_for_every_part(sentence)
     for number, clause in enumerate(parts):
+        if (tail := _CLOSING_CONCESSION.search(clause)) and tail.start() and not rules.action(tail.group()):
+            clause = clause[: tail.start()]
         # a clause without its own names the previous clause's, else the sentence's ("the decision should be
         # individualized for 40 to 49, and mammography is discouraged after 80"), else the document's
         intervention = (lexicon.intervention(clause) or inherited or lexicon.intervention(sentence)

@@ -305,13 +305,14 @@ def is_recommendation_text(text: str) -> bool:
     return not (_FINDING.search(text) and not _ADVICE.search(text))
 
 
-# no age at which to stop: "screening should not stop at a set age", "there is no fixed age to stop"
+# no age at which to stop: "screening should not stop at a set age", "there is no fixed age to stop", "with no fixed
+# upper age limit"
 _NOT_STOP = re.compile(r"\b(?:should|must|need) not (?:stop|end|cease)\b", re.I)
 # "the number of years since a former smoker quit should not be used to exclude them from screening", "... should not
 # be used as an eligibility criterion to begin or to stop screening", "should no longer be used to exclude": who stays
 # in
-_NOT_EXCLUDED = re.compile(r"\b(?:should|must) (?:not|no longer) be used (?:to (?:exclude|disqualify)"
-                           r"|as an? (?:eligibility )?criterion)\b"
+_NOT_EXCLUDED = re.compile(r"\b(?:should|must)(?: also| therefore| still)? (?:not|no longer) be used (?:to (?:exclude"
+                           r"|disqualify)|as an? (?:eligibility |exclusion )?criterion)\b"
                            # "Step 3: Do not exclude former smokers because of how long ago they quit"
                            r"|\b(?:do not|don't|should not|must not) exclude\b"
                            # "Pack-year cut-offs are not used on their own": who is eligible
@@ -330,7 +331,7 @@ _FREQUENCY_LIMIT = re.compile(r"\b(?:a second|another|an additional|a repeat|mor
                               r"|^\W*(?:[\w-]+ ){0,3}performed more (?:often|frequently) than (?:the )?(?:stated"
                               r"|covered|allowed|permitted) (?:frequency|interval)\b[^.;]{0,20}\bnot (?:medically "
                               r"necessary|covered)\b", re.I)
-CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:fixed|set|upper) (?:age|limit)\b"
+CONTINUES = re.compile(rf"{_NOT_STOP.pattern}|\bno (?:(?:fixed|set|upper) ){{1,2}}(?:age|limit)\b"
                        r"|\bcontinue\w* (?:\w+ ){0,3}(?:as long as|for as long as)\b"
                        r"|\bkeep (?:going|having|getting|being screened|screening)\b[^.;]{0,30}\bas long as\b", re.I)
 

@@ -67,6 +67,11 @@ class Quantity(BaseModel):
         return f"{op}{self.value} {self.unit or ''}".strip()
 
 
+def quantities_text(qs: list[Quantity]) -> str:
+    """Quantities as a conflict shows them: "LDL-C <100 mg/dL; LDL-C <2.6 mmol/L"."""
+    return "; ".join(f"{q.name} {q.text()}" for q in qs)
+
+
 class Population(BaseModel):
     """Who a recommendation is about. ``criteria`` are eligibility qualifiers ("pack-years >= 20"),
     ``conditions`` are subgroup qualifiers that make it a different population ("dense breasts")."""

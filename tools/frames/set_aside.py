@@ -97,6 +97,9 @@ NOT_A_VALUE_BEFORE = (_VOTE_SHARE_BEFORE, _PERFORMANCE, _PREVALENCE_BEFORE, _CHA
 
 # a value the document has replaced is not one of its own: "replacing the former 10% cut-off", "the previous goal of
 # 140/90"
+# a parenthesis that goes on with what a new value replaced: "rather than below 140/90 mm Hg (or below 150/90 mm Hg for
+# those aged 80 or older)"
+_REPLACED_PARENTHESIS = r"\b(?:rather than|instead of)\b[^.;()]{0,40}\(\s*(?:or|and)\s+"
 FORMER_VALUE = re.compile(
     # (not a patient's earlier result: "Exclusions: a previous PSA result of 3.0 ng/mL or higher")
     r"\b(?:former|previous|previously|earlier|old|prior)(?! (?:PSA |FIT |screening )?(?:results?|tests?|readings?)\b)"
@@ -118,6 +121,10 @@ FORMER_VALUE = re.compile(
     # ("a goal of less than 8.5%, relaxed from 8.0% in the previous edition", "lowered from below 7.5 % to below 7.0 %")
     r"|\b(?:lowered|raised|reduced|increased|changed|moved|down|up|relaxed|tightened|loosened|eased) from"
     r"(?: the| a| an)?(?: (?:below|under|less than|above|over|at least))?\s*$"
+    # the value a new one takes the place of, and the other value in parentheses beside it: "the treatment target is now
+    # below 130/80 mm Hg rather than below 140/90 mm Hg (or below 150/90 mm Hg for those aged 80 or older)"
+    r"|\b(?:rather than|instead of)(?: the| a| an)?(?: (?:below|under|less than|above|over|at least))?\s*$"
+    rf"|{_REPLACED_PARENTHESIS}(?:below|under|less than|above|over|at least)?\s*$"
     # ("has lowered the blood pressure at which hypertension is diagnosed from 140/90 to 130/80 mm Hg")
     rf"|\b(?:lowered|raised|reduced|increased|changed|moved|tightened|relaxed) the\b[^.;]{{0,80}}\b{DIAGNOSED_AT} "
     r"from\s*$", re.I)
@@ -138,6 +145,7 @@ BELOW_THE_USUAL = re.compile(r"\b(?:set|be|kept) lower than\s*$|\b(?:lower|highe
 # over" names another test for the same people)
 REPLACED_AGE = re.compile(
     r"\b(?:previous|previously|formerly|replacing|replaces|(?:up|down) from)\b[^.;,()]*$"
+    rf"|{_REPLACED_PARENTHESIS}[^()]*$"
     r"|\b(?:rather than|instead of)\s*$"
     # "start screening at 45 ... rather than waiting until 50"
     r"|\brather than (?:waiting|wait) (?:until|till|to)\s*(?:age\s*)?$"

@@ -57,7 +57,7 @@ CRITERIA: tuple[tuple[str, str], ...] = (
      r"|\b(?:years|time) since (?:\w+ ){0,4}(?:quit|quitting|stopped|stopping)\b[^.;]{0,20}\b(?:not|no longer) be used"
      # "... should not be used as an eligibility criterion to begin or to stop screening", "Time since quitting should
      # no longer be used to exclude people from screening"
-     r" (?:to exclude|as an? (?:eligibility )?criterion)"
+     r" (?:to exclude|as an? (?:eligibility |exclusion )?criterion)"
      # "Step 3: Do not exclude former smokers because of how long ago they quit"
      r"|\b(?:do not|don't|should not|must not) exclude (?:\w+ ){0,3}because of how long ago\b"
      r"|\b(?:regardless|irrespective) of (?:the )?(?:how long|how many years|time since"
@@ -68,6 +68,9 @@ CRITERIA: tuple[tuple[str, str], ...] = (
     ),
     ("life expectancy <= {} years", rf"\blife expectancy (?:is|of) ({NUMBER}) years or (?:less|fewer)"),
     ("life expectancy > {} years", rf"\blife expectancy of more than ({NUMBER}) years"),
+    # (the number of a limited life expectancy: "a life expectancy of less than 5 years")
+    ("life expectancy < {} years", rf"\blife expectancy (?:of |is )?(?:less than|under|below|shorter than) ({NUMBER}) "
+                                   r"years"),
     (
         "life expectancy >= {} years",
         rf"\b(?:life expectancy|expected survival) (?:is |of )?(?:at least )?({NUMBER}) years or (?:longer|more)|"
@@ -189,8 +192,10 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
      # ("if low blood sugar (hypos) is a problem for you")
      r"|\b(?:low blood (?:sugar|glucose)(?: \(hypos\))?|hypos) (?:is|are) a problem\b"),
     ("diabetes managed by diet alone",
-     # (not a first treatment step: "should start with lifestyle measures alone")
+     # (not a first treatment step: "should start with lifestyle measures alone"; nor diet beside one drug, "managed
+     # with diet and exercise alone, or with metformin alone", the people the usual goal is for)
      r"(?<!start with )(?<!begin with )\b(?:diet|lifestyle)(?: and exercise| measures| changes| modification)? alone\b"
+     r"(?!,? or (?:with )?(?:lifestyle plus |diet plus )?(?:metformin|a single (?:drug|medicine|agent))\b)"
      r"|\bdiet-only\b"),
     # a tighter goal "in selected younger patients with short disease duration treated with lifestyle or metformin"
     # ("if you are young and newly diagnosed"; not "newly diagnosed hypertension", another condition's onset)
@@ -271,6 +276,10 @@ def criteria(text: str) -> list[str]:
 _CKD = ("chronic kidney disease", r"(?<!including )(?<!including those )(?<!including people )(?<!including adults )"
         r"\b(?:in|for|among) (?:adults |people |patients |persons |those )?with (?:chronic kidney disease|CKD)\b")
 CONDITIONS_FOR: dict[str, tuple[tuple[str, str], ...]] = {
+    # a goal for the readings of a glucose monitor is for the people who use one ("For adults using continuous glucose
+    # monitoring, ... more than 70% of readings between 70 and 180 mg/dL")
+    "A1C target": (("continuous glucose monitoring", r"\b(?:using|use|uses|on|wear\w*) (?:a )?continuous glucose "
+                    r"monitor(?:ing|s)?\b|\bwhere continuous glucose monitoring is used\b|\bCGM users\b"),),
     "low-dose aspirin": (("diabetes", r"\b(?:with|have|has|having|living with) (?:type [12] )?diabetes\b"),),
     # how often to re-check a normal reading is another schedule than how often to review treatment ("Adults whose
     # blood pressure is normal should have it measured again at least every five years")

@@ -38,9 +38,10 @@ def _same_values(ka: list, kb: list) -> bool:
     """Two lists of (comparator, value, unit) that state the same values: a range's bounds written to one more decimal
     place are the same bound ("5% to less than 7.5%" read as 5-7.5 and "5 to 7.4 per cent"), and a lower limit is
     the same whether its value is included or not ("an LDL-C above 190 mg/dL" and "190 mg/dL or more": writers use
-    both for one cut-off)."""
+    both for one cut-off), and so is a cut-off stated as a bare value ("the PSA value that should prompt referral ...
+    has been lowered from 4.0 ng/mL to 3.0 ng/mL" and "3 ng/mL or higher")."""
     def same(a: tuple, b: tuple) -> bool:
-        if a == b or ({a[0], b[0]} == {">", ">="} and a[1:] == b[1:]):
+        if a == b or ({a[0], b[0]} <= {">", ">=", "="} and a[1:] == b[1:]):
             return True
         if a[0] != b[0] or a[2] != b[2] or a[0] != "range":
             return False

@@ -1,16 +1,17 @@
 """Conflicts only between versions of one organization: a test added to or dropped from an age band's options (an
-``action`` change), and the schedule that changes with it when the new test takes the old one's place (an
-``interval`` change)."""
+``action`` change), the schedule that changes with it when the new test takes the old one's place (an ``interval``
+change), and a goal set for a measure the earlier version set none for (a ``target`` change)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from clinrag.tools.frames import bands
-from clinrag.tools.frames.groups import general
+from clinrag.tools.frames.groups import general, higher_risk
 from clinrag.tools.frames.intervals import schedule_text
 from clinrag.tools.frames.pairing import ages_meet, pair_kind
-from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame, quantities_text
 
 
 def option_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
@@ -58,3 +59,32 @@ def _schedule_replaced(new: Frame, listed: list[Frame], own: list[Frame]) -> Fra
             g.test == old.test and g.action == "recommend" for g in own):
         return None
     return old
+
+
+# a version that says it sets no goal: "No LDL cholesterol target is set; the treatment goal is the intensity of
+# therapy rather than an achieved level"
+_NO_GOAL = re.compile(r"\bno\b[^.;]{0,40}\b(?:target|goal)s? (?:is|are|has been|have been) (?:set|given|recommended)\b"
+                      r"|\b(?:does|do) not (?:set|recommend|use) (?:an?|any) [^.;]{0,30}\b(?:target|goal)\b", re.I)
+
+
+def goal_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
+    """Between versions of one organization, a goal the later version recommends (for everyone or for a subgroup, not
+    a higher-risk group) on a measure no frame of the earlier version sets a goal for is a ``target`` change: a goal
+    introduced ("an LDL cholesterol goal has been introduced": below 100 mg/dL in 2025, "No LDL cholesterol target is
+    set" in 2020; a time-in-range goal for people using continuous glucose monitoring added beside the A1C target).
+    The earlier version is quoted where it says it sets no goal, else where it states its goals. Only a goal
+    introduced: a later version that does not restate an earlier goal (a focused update) has not dropped it."""
+    for (doc_new, intervention), new in docs.items():
+        for (doc_old, other), old in docs.items():
+            if other != intervention or doc_new == doc_old or pair_kind(new[0], old[0]) != "change" or (
+                    (old[0].issued or "") >= (new[0].issued or "")):
+                continue
+            measures = {q.name for f in old for q in f.targets}
+            goals = [f for f in new if f.action in RECOMMEND_LIKE and not higher_risk(f) and f.targets]
+            introduced = [f for f in goals if not measures & {q.name for q in f.targets}]
+            if not introduced:
+                continue
+            quoted = (next((f for f in old if _NO_GOAL.search(f.sentence)), None)
+                      or next((f for f in old if f.targets), None) or old[0])
+            for f in introduced:
+                add("change", "target", quoted, f"no {f.targets[0].name} goal", f, quantities_text(f.targets))
