@@ -143,6 +143,9 @@ _AGE_PATTERNS: tuple[tuple[str, str], ...] = (
     # "you should have your first cervical screening test at 25", "your first smear test (cytology) is due at 21"
     (r"\bfirst (?:[\w-]+ |\([^()]*\) ){0,5}?(?:is |are )?(?:due |offered |done )?at (?:the )?(?:age (?:of )?)?(\d{2})\b"
      + _NOT_AGE_AFTER, "min"),
+    # ("we will invite you for your first test when you are 25")
+    (r"\bfirst (?:[\w-]+ ){0,3}?(?:test|screen\w*|invitation|mammogram|scan|smear|check)\w* when (?:you|they) "
+     r"(?:are|turn|reach) (?:age )?(\d{2})\b" + _NOT_AGE_AFTER, "min"),
     # a table written as prose: "by age: 21-29, cytology ...; 30-65, co-testing ..." (a bare band opening a part), and
     # a gapped band with its own grade: "Adults aged 45 to 49 (grade B) and 50 to 75 (grade A) should ..."
     (r"(?:^\W*|\bby age:?\s*)(\d{2})\s*[-–]\s*(\d{2,3})(?=\s*,)", "range"),

@@ -15,7 +15,7 @@ from typing import Any
 
 from clinrag.tools.frames import rules
 from clinrag.tools.frames.groups import RISK_GROUP_CRITERIA, at_a_result, general
-from clinrag.tools.frames.schema import RECOMMEND_LIKE, Frame
+from clinrag.tools.frames.schema import RECOMMEND_LIKE, STANCE, Frame
 
 NO_UPPER_LIMIT = "no upper age limit"
 
@@ -306,9 +306,11 @@ def criteria_map(frames: list[Frame]) -> dict[str, tuple[str, Frame]]:
             if key not in out or out[key][1].action == f.action:
                 out[key] = (value, f)
     # who a subgroup's own goal is for, where a number says it ("a less stringent target of below 8.0% ... for adults
-    # with a life expectancy of less than 5 years", "... less than 10 years" in the next edition)
+    # with a life expectancy of less than 5 years", "... less than 10 years" in the next edition), a goal of its own
+    # being also none ("people with a life expectancy of less than 10 years: avoid targeting a specific A1C")
     for f in frames:
-        if f.action in RECOMMEND_LIKE and f.targets and f.population.conditions:
+        if f.population.conditions and ((f.action in RECOMMEND_LIKE and f.targets) or (
+                f.intervention.endswith("target") and STANCE[f.action] == "against")):
             for key, value in _keyed(f.population.criteria):
                 out.setdefault(f"{key} ({SUBGROUP_GOAL})", (value, f))
     # a relative with the cancer, at no stated age of diagnosis, is one diagnosed at any age ("men with a first-degree

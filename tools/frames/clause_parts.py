@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from clinrag.tools.frames import ages, intervals, lexicon, rules, subgroups
+from clinrag.tools.frames.groups import RISK_GROUP_CRITERIA
 from clinrag.tools.frames.quantities import quantities
 
 # a gapped second recommendation: "... every 1 to 3 years to women aged 25 to 39, and annually to those aged 40 and
@@ -80,6 +81,10 @@ _GERUND_PART = re.compile(
     r",?\s+and,?\s+(?=(?:(?:in|for|among)\s+[^,;()]+,\s*)?(?:lowering|reducing|keeping|bringing|treating|starting"
     r"|offering|adding)\b)", re.I
 )
+# the same advice from another age for a higher-risk group: "men from age 50 until their 70th birthday who ask about PSA
+# testing, or from age 45 for men of Black ancestry or whose father, brother or son was diagnosed ..."
+_OR_FROM_AGE = re.compile(r",\s+or\s+(?=(?:from|at|after|starting at) (?:the )?(?:age (?:of )?)?\d{2}\b"
+                          r"[^,;]{0,12}?\bfor\b)", re.I)
 # a gapped part with a grade of its own: "earns a B grade for ..., and a C grade (selectively offer it) when ..."
 _GAPPED_GRADE = re.compile(r",?\s+and\s+(?=(?:an?\s+)?['‘]?[ABCDI]['’]?[- ]grade\b|grade [ABCDI]\b)")
 
@@ -113,15 +118,26 @@ def _graded_differently(left: str, right: str) -> str | None:
     return left if rules.action(left) else None
 
 
+def _higher_risk_from_age(left: str, right: str) -> str | None:
+    """:data:`_OR_FROM_AGE`: only when both parts state ages, the second names a higher-risk group the first does not,
+    and the second states no action of its own (in "men aged 50 to 69, or from age 45 for Black men ..., are offered a
+    shared decision-making conversation" the verb after both parts is both parts' own)."""
+    groups = [RISK_GROUP_CRITERIA.intersection(subgroups.criteria(side)) for side in (left, right)]
+    if not (ages.age_spans(left) and ages.age_spans(right) and groups[1] - groups[0]) or rules.action(right):
+        return None
+    return left if rules.action(left) else None
+
+
 # each second-part pattern with what the two sides must state; the first to accept divides the sentence
 _SECOND_PARTS = ((_SAME_FOR, _extends), (_OR_OF, _another_intervention), (_GERUND_PART, _second_thing),
-                 (_GAPPED_GRADE, _graded_differently))
+                 (_GAPPED_GRADE, _graded_differently), (_OR_FROM_AGE, _higher_risk_from_age))
 
 
 def same_for_others(sentence: str) -> list[str] | None:
     """A first recommendation and a second part that extends it to others (:data:`_SAME_FOR`) or to another
-    intervention (:data:`_OR_OF`), recommends a second thing for people of its own (:data:`_GERUND_PART`), or grades
-    the same intervention differently for others (:data:`_GAPPED_GRADE`); None otherwise."""
+    intervention (:data:`_OR_OF`), recommends a second thing for people of its own (:data:`_GERUND_PART`), grades
+    the same intervention differently for others (:data:`_GAPPED_GRADE`), or starts it at another age for a
+    higher-risk group (:data:`_OR_FROM_AGE`); None otherwise."""
     for pattern, accept in _SECOND_PARTS:
         if (m := pattern.search(sentence)) and m.start() > 0:
             right = sentence[m.end() :]
@@ -195,3 +211,22 @@ def another_goal(sentence: str) -> list[str] | None:
         if quantities(left)[1] and quantities(right)[1] and subgroups.conditions(right):
             return [left, right]
     return None
+
+
+# a value per age band, in a list: "when the PSA is at or above the age-specific threshold: 2.5 ng/mL at ages 45 to 49,
+# 3.5 ng/mL at ages 50 to 59, and 4.5 ng/mL at ages 60 to 69"
+_VALUE_AT_AGES = re.compile(r"\d+(?:\.\d+)?\s*(?:ng/mL|%|mm ?Hg|mmol/mol|mg/dL|mmol/L)\s+(?:at|for|in) "
+                            r"(?:those |men |women |people |adults )?(?:aged|ages?) \d{2}\s*(?:to|-|–)\s*\d{2,3}\b",
+                            re.I)
+
+
+def values_by_age(sentence: str) -> list[str] | None:
+    """One part per value of a list that gives each age band its own value, each part the words before the list
+    with its one item (and a strength that closes the sentence); None where the sentence lists fewer than two or
+    recommends nothing."""
+    items = list(_VALUE_AT_AGES.finditer(sentence))
+    if len(items) < 2:
+        return None
+    head, rest = sentence[: items[0].start()], sentence[items[-1].end() :]
+    parts = [with_trailing_strength(head + m.group(0), rest) for m in items]
+    return parts if rules.action(parts[0]) else None

@@ -21,6 +21,7 @@ from clinrag.tools.frames.clause_parts import (
     own_people,
     same_for_others,
     value_keys,
+    values_by_age,
     with_trailing_strength,
 )
 from clinrag.tools.frames.quantities import quantities
@@ -105,7 +106,7 @@ def clauses(sentence: str) -> list[str]:
         ):
             return [left, right]
     return (_own_strengths(sentence) or gapped(sentence) or same_for_others(sentence) or own_people(sentence)
-            or either_test(sentence) or another_goal(sentence) or [sentence])
+            or either_test(sentence) or another_goal(sentence) or values_by_age(sentence) or [sentence])
 
 
 def _closing_strength_shared(parts: list[str]) -> list[str]:

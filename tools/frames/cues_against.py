@@ -124,7 +124,8 @@ AGAINST_CUES: tuple[tuple[str, str], ...] = (
         r"|\b(?:routine|regular) (?:scans|screening|tests|testing|invitations|recall) (?:stop|end|cease)s?\b"
         # ("Screening ends at the 65th birthday for anyone whose last three tests were negative")
         # (not "Screening ends when 15 years have passed since the last cigarette", a criterion)
-        r"|^\W*(?:screening|testing|recall) (?:stops|ends|ceases) (?:at|after|on|from|by)\b"
+        # ("invitations begin at 25 and screening ends at 65 for people with adequately negative recent results")
+        r"|(?:^\W*|\band )(?:screening|testing|recall) (?:stops|ends|ceases) (?:at|after|on|from|by)\b"
         rf"|^\W*(?:{STEP})?(?:exit|leave|discharge (?:\w+ )?from)\b[^.;]{{0,20}}"
         r"\b(?:pathway|programme|program|screening|recall)\b"
         # "Step 4, exit: patients leave the recall list at their 71st birthday"

@@ -46,8 +46,9 @@ DECISION_CUE: tuple[str, str] = (
     # "People over 75 should talk to their doctor", "something you and your doctor can decide on together"
     r"|\b(?:should|can|may) talk (?:to|with) (?:their|your|a) (?:doctor|GP|nurse|clinician)\b"
     # ... or the doctor to them: "your doctor may talk to you about starting insulin"
+    # ("Your doctor may talk to you about it if you are between 40 and 59 and your chance ... is 10% or more")
     r"|\b(?:may|can|will|might) (?:talk|speak) (?:to|with) (?:you|them|him|her) about (?:starting|beginning|taking"
-    r"|adding|whether)\b"
+    r"|adding|whether|it|this)\b"
     r"|\bdecide (?:on |about )?(?:it )?together\b"
     # "Step 4: If the risk is 7.5% to 9.9%, discuss the option of a statin using the shared decision-making tool"
     r"|\bdiscuss (?:the )?(?:option|possibility|choice) of\b"

@@ -9,6 +9,11 @@ from clinrag.tools.frames.lexicon import DIAGNOSED_AT
 from clinrag.tools.frames.no_stance import NEW_AGE, STEP
 from clinrag.tools.frames.programme_cues import OFFERED
 
+# whom a recommendation applies to: "This recommendation applies to people who currently smoke and to those who formerly
+# smoked, irrespective of how many years ago they quit" ("Unlike the 2019 statement, this recommendation applies to
+# people who formerly smoked regardless of how many years ago they quit")
+APPLIES_TO = r"^\W*(?:(?:unlike|as in|like) [^,;]{0,40},\s*)?(?:this|the) recommendation (?:now )?applies to\b"
+
 # a value an edition put in place of the old one ("the relaxed target ... used in the 2019 edition has been replaced by
 # a target range of 58 to 64 mmol/mol"): what is advised now, a cue of "recommend"
 REPLACED_BY_NEW = (r"\b(?:has|have) been replaced (?:by|with) (?:a |an )?(?:[\w-]+ ){0,2}(?:target|goal|threshold"
@@ -175,9 +180,8 @@ FOR_CUES: tuple[tuple[str, str], ...] = (
         r"|\bextends? (?:[\w-]+ ){0,3}to (?:everyone|everybody|all|adults|people|women|men)\b"
         # an insurer's criteria: "The member is 50 through 77 years of age; has a smoking history of ..."
         r"|^\W*the (?:member|patient|enrollee|beneficiary|individual) is (?:aged )?\d{2}\b"
-        # whom a recommendation applies to: "This recommendation applies to people who currently smoke and to those who
-        # formerly smoked, irrespective of how many years ago they quit" (:func:`rules.is_recommendation_text`)
-        r"|^\W*(?:this|the) recommendation applies to\b"
+        # whom a recommendation applies to (:data:`APPLIES_TO`, :func:`rules.is_recommendation_text`)
+        rf"|{APPLIES_TO}"
         # ... and its smoking criterion: "The member has a tobacco smoking history of at least 20 pack-years"
         r"|^\W*the (?:member|patient|enrollee|beneficiary|individual) has (?:a |an )?(?:[\w-]+ ){0,2}smoking "
         r"history of\b"

@@ -117,8 +117,10 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
     named = list(_BP_CATEGORY.finditer(before))
     cats = [m.group(1) for m in named] or (_BP_CATEGORY.findall(named_after.group(0)) if named_after else [])
     # a category named for an earlier part ("in adults with stage 1 hypertension whose 10-year risk is 10 % or more, and
-    # in every adult whose blood pressure is 140/90 mm Hg or more"): the value's own part names none
-    if named and re.search(r",\s*and (?:in|for) ", before[named[-1].end():]):
+    # in every adult whose blood pressure is 140/90 mm Hg or more", "offered to adults with confirmed hypertension whose
+    # 10-year cardiovascular risk is 10% or more ..., and to everyone whose office pressure is 160/100 mm Hg or
+    # higher"): the value's own part names none
+    if named and re.search(r",\s*and (?:in|for|to) ", before[named[-1].end():]):
         cats = []
     # a leaflet's definition, the reading first ("If your readings are 130 over 80 or higher on two or more visits,
     # you have high blood pressure") or after ("You have high blood pressure if your reading at the surgery is 140/90

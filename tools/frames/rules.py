@@ -7,7 +7,7 @@ import re
 
 from clinrag.tools.frames.action_cues import ACTION_CUES
 from clinrag.tools.frames.cues_against import MAY_STOP_CUE
-from clinrag.tools.frames.cues_for import REPLACED_BY_NEW
+from clinrag.tools.frames.cues_for import APPLIES_TO, REPLACED_BY_NEW
 from clinrag.tools.frames.lexicon import DIAGNOSED_AT
 from clinrag.tools.frames.schema import RECOMMEND_LIKE
 from clinrag.tools.frames.set_aside import without_reason
@@ -154,6 +154,9 @@ _NOT_A_RECOMMENDATION = re.compile(
     # consensus on whether CT colonography should be offered outside research settings"
     r"|^\W*no (?:consensus|agreement) (?:was|could be) reached\b"
     r"|\b(?:did|could) not reach (?:consensus|agreement) on whether\b"
+    # a minority's view beside the statement's own: "Two member societies recorded a dissent, preferring the 130/80 mm
+    # Hg definition used in some other regions"
+    r"|\brecorded (?:a |their )?dissent\b|\bin a minority (?:view|opinion|report)\b"
     # what a statement leaves to other guidance: "Statin use is not addressed here for adults with LDL cholesterol of
     # 190 mg/dL or higher ..., who are covered by separate guidance"
     r"|\bnot addressed (?:here|in this)\b|\b(?:is|are) covered by (?:separate|other|its own) guid"
@@ -250,8 +253,7 @@ _ITEM_VERB = re.compile(r"\b(?:has|have|is|are|was|were) (?:now |\w+ )?been\b|\b
 # whom a recommendation applies to, by an eligibility criterion, is who is eligible: "This recommendation applies to
 # people who currently smoke and to those who formerly smoked, irrespective of how many years ago they quit" (not
 # "These recommendations do not apply to individuals with a history of high-grade lesions", its scope)
-_APPLIES_TO_CRITERIA = re.compile(r"^\W*(?:this|the) recommendation applies to\b(?=[^.;]*\b(?:smok\w*|quit\w*"
-                                  r"|pack-years)\b)", re.I)
+_APPLIES_TO_CRITERIA = re.compile(rf"{APPLIES_TO}(?=[^.;]*\b(?:smok\w*|quit\w*|pack-years)\b)", re.I)
 
 
 # what an edition dropped, beside what it now advises: "a goal of less than 8% is appropriate, and the earlier allowance

@@ -70,6 +70,10 @@ IN_A_REASON = re.compile(r",\s+(?:(?:reflecting|citing|based on)\b"
                          r"|stance)s? (?:of|for|that|on)\b)"
                          r"|which (?:keeps|retains|preserves|captures|achieves) (?:most|much|nearly all|almost all) "
                          r"of\b"
+                         # ("biennial testing is suggested, as it offers most of the benefit of annual testing with
+                         # fewer false positives")
+                         r"|(?:as|because|since) (?:it|this|they) (?:offers?|keeps?|retains?|gives?|provides?|achieves?"
+                         r"|captures?) (?:most|much|nearly all|almost all) of\b"
                          # ("... lowered from 120 to 80 µg Hb/g, which modelling suggested would find about 14% more
                          # cancers")
                          r"|which (?:the )?(?:modell?ing|models?|data|studies|trials|evidence|analys[ie]s|pilots?) "
@@ -154,7 +158,9 @@ REPLACED_AGE = re.compile(
     # ("you will next be invited in five years' time, whatever your age, rather than after three years as before for
     # those under 50")
     # ("now recalled every five years, rather than three-yearly for those under 50 as in the sixth edition")
-    r"|\b(?:instead of|rather than) (?:every|once|after|the previous|the old|[\w-]*(?:yearly|annual(?:ly)?|monthly))\b"
+    # ("screened every five years, rather than at three-yearly intervals for those under 50 as in the 2019 edition")
+    r"|\b(?:instead of|rather than) (?:at )?(?:every|once|after|the previous|the old"
+    r"|[\w-]*(?:yearly|annual(?:ly)?|monthly))\b"
     r"[^.;,()]*$", re.I)
 
 
@@ -162,8 +168,8 @@ REPLACED_AGE = re.compile(
 # annually", "a routine interval of two years is preferred over annual testing"
 # ("the panel did not support annual testing", "the recommended interval has been lengthened from yearly")
 REJECTED_INTERVAL = re.compile(
-    r"(?:rather than|instead of|preferred over|in place of|(?:did|does|do) not support|(?:now )?(?:replaces|replacing"
-    r"|supersedes)|(?:lengthened|shortened|changed|extended|moved) from)\s*$", re.I)
+    r"(?:(?:rather than|instead of)(?: at)?|preferred over|in place of|(?:did|does|do) not support"
+    r"|(?:now )?(?:replaces|replacing|supersedes)|(?:lengthened|shortened|changed|extended|moved) from)\s*$", re.I)
 # ... or as the one whose harm is the reason: "testing at two-year intervals is preferred, as annual testing increases
 # false-positive results"
 HARMFUL_INTERVAL_AFTER = re.compile(r"\s*(?:testing|screening|tests|screens|scans)?\s*(?:increases|adds|leads to"

@@ -11,7 +11,7 @@ _EXTRACTOR_MODULES = ("extract.py", "document_passes.py", "examinations.py", "cl
                       "populations.py", "rules.py", "action_cues.py", "cues_against.py", "cues_decision.py",
                       "cues_for.py", "imperative.py", "intervals.py", "ages.py", "quantities.py",
                       "quantity_names.py", "readings.py", "set_aside.py", "lexicon.py", "subgroups.py", "numbers.py",
-                      "no_stance.py", "programme_cues.py", "schema.py", "goals.py",
+                      "no_stance.py", "programme_cues.py", "schema.py", "goals.py", "groups.py",
                       # the index's sentence split, which the extractor reads documents with
                       "../index/text.py")
 

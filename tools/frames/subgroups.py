@@ -148,6 +148,8 @@ CONDITIONS: tuple[tuple[str, str], ...] = (
         r"|\bprior screening (?:was|is|has been|had been) adequate"
         # "persons who are up to date with screening and have had consistently negative prior tests"
         r"|\bconsistently negative (?:prior |previous )?(?:tests|screening|results)\b"
+        # ("screening ends at 65 for people with adequately negative recent results")
+        r"|\badequately negative (?:recent |prior |previous )?(?:tests|screening|results)\b"
         # a letter's "we do not recommend further screening if your recent results were normal"
         r"|\b(?:recent|previous|past|last|earlier) (?:\w+ )?(?:results|tests) (?:were|have been|are) (?:all )?"
         r"(?:normal|negative|clear)\b",
@@ -278,6 +280,11 @@ _CKD = ("chronic kidney disease", r"(?<!including )(?<!including those )(?<!incl
 CONDITIONS_FOR: dict[str, tuple[tuple[str, str], ...]] = {
     # a goal for the readings of a glucose monitor is for the people who use one ("For adults using continuous glucose
     # monitoring, ... more than 70% of readings between 70 and 180 mg/dL")
+    # what to do after a positive or abnormal result is a follow-up of those people, not the screening schedule ("A
+    # person whose sample is HPV-positive with normal triage cytology should be retested after 12 months")
+    "cervical cancer screening": (("positive result", r"\b(?:whose|with an?|if (?:the|your|their|a|an)) (?:[\w-]+ )?"
+                                   r"(?:sample|test|result|screen) (?:is|was|comes back|shows) (?:HPV-)?(?:positive"
+                                   r"|abnormal)\b|^\W*if HPV is found\b"),),
     "A1C target": (("continuous glucose monitoring", r"\b(?:using|use|uses|on|wear\w*) (?:a )?continuous glucose "
                     r"monitor(?:ing|s)?\b|\bwhere continuous glucose monitoring is used\b|\bCGM users\b"),),
     "low-dose aspirin": (("diabetes", r"\b(?:with|have|has|having|living with) (?:type [12] )?diabetes\b"),),
