@@ -108,7 +108,9 @@ _INVERSE_MEASURE = re.compile(r"\b(?:is|as) an inverse (?:quality |performance )
                               r"|captures|reports)\s+(?:the )?(?:avoidance|non-?use) of\b", re.I)
 # a companion measure's sentence is about another measure ("Companion measure HQ-42 (inverse): ...; a lower rate
 # indicates better care"): the document's own measure is not inverse for it
-_COMPANION = re.compile(r"[^.]*\bcompanion (?:\w+ )?measure\b[^.]*\.?", re.I)
+# (and "A companion inverse indicator, DM-2b, counts members whose most recent value is greater than 9.0% ..., where a
+# lower rate indicates better performance")
+_COMPANION = re.compile(r"(?:[^.]|\.\d)*\bcompanion (?:\w+ )?(?:measure|indicator)\b(?:[^.]|\.\d)*\.?", re.I)
 _MEASURE_PART = re.compile(rf"^\W*(?:denominator|numerator){MEASURE_LABEL_END}", re.I)
 
 
@@ -281,11 +283,16 @@ def _as_a1c(qs: list) -> list:
     return [q.model_copy(update={"name": "A1C"}) if q.name in ("percent", "mmol/mol value") else q for q in qs]
 
 
+_AFTER_A_GRADE = re.compile(r"(?<=\b[Gg]rade [A-DI]\.)\s+(?=[A-Z][a-z])")
+
+
 def sentences(text: str) -> list[str]:
     """The index's sentence split (pysbd: spaCy's parser splits "mm Hg." after "mm"), with a strength written after
     the period ("... aged 40 to 74 years. (B recommendation)") kept with its sentence."""
     out: list[str] = []
-    for s in split_sentences(text):
+    # (a grade letter that ends a sentence is no initial: "... and for those aged 45 to 49 it is grade B. Acceptable
+    # strategies include ...")
+    for s in (part for whole in split_sentences(text) for part in _AFTER_A_GRADE.split(whole)):
         if out and re.fullmatch(r"\([^()]*\)\.?", s):
             out[-1] = f"{out[-1]} {s}"
         else:

@@ -119,7 +119,8 @@ TESTS: dict[str, tuple[tuple[str, str], ...]] = {
             "hrHPV testing",
             # ("high-risk HPV (hrHPV) testing": the abbreviation restated in parentheses)
             r"\b(?:primary |high-risk |hr)?HPV(?: \((?:hr-?)?HPV\))?(?: DNA| primary)?"
-            r"(?: test(?:ing|s)?|-based (?:screening|testing)| detection| results?)"
+            # ("HPV-based cervical screening")
+            r"(?: test(?:ing|s)?|-based (?:cervical )?(?:screening|testing)| detection| results?)"
             r"(?: alone)?|\b(?:tested|testing) for (?:high-risk )?(?:HPV|human papillomavirus)"
             # "the test looks for human papillomavirus (HPV)"
             r"|\btests? (?:that )?(?:checks?|looks?|screens?) for (?:high-risk )?(?:HPV|human papillomavirus)"

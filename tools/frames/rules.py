@@ -224,7 +224,11 @@ _ADVICE = re.compile(r"\brecommend\w*|\bshould\b|\bmust\b|\badvis\w*|\b[Gg]rade 
 # ago remain eligible": who is eligible now)
 # ("the relaxed target ... used in the 2019 edition has been replaced by a target range of 58 to 64 mmol/mol")
 _NOW = re.compile(rf"\bnow (?:recommend|advis|suggest|define|replace)\w*|\bno longer depends? on\b|{REPLACED_BY_NEW}"
-                  r"|\b(?:is|are) no longer an? (?:exclusion|criterion|barrier|requirement)\b", re.I)
+                  r"|\b(?:is|are) no longer an? (?:exclusion|criterion|barrier|requirement)\b"
+                  # ("The Association no longer sets a fixed LDL cholesterol goal; instead, the aim of treatment is a
+                  # reduction in LDL cholesterol of 30% to 49% from baseline")
+                  r"|\bno longer (?:sets?|uses?|recommends?) an? (?:[\w-]+ ){0,4}(?:goal|target)s?\s*[;,]\s*instead\b",
+                  re.I)
 # "If a serious illness limits how long you are expected to live, screening is no longer recommended for you": a
 # sentence that opens with its condition says what holds for those people now
 _CONDITION_FIRST = re.compile(r"\W*(?:if|once|when|after)\b", re.I)
