@@ -157,9 +157,9 @@ def own_people(sentence: str) -> list[str] | None:
     covered only when the record documents an individualized, shared decision-making discussion of the member's
     expected benefits and risks, and screening of members older than 85 is considered not medically necessary", "the
     panel recommends a blood-pressure goal of less than 130/80 mm Hg, and for those aged 80 years or older a goal
-    below 140/90 mm Hg is reasonable"), or the second opening with a condition of its own value ("if it is 10% or
-    more, order atorvastatin 20 mg daily ..., and if it is 5% to 9.9%, discuss a statin as an option"); None
-    otherwise."""
+    below 140/90 mm Hg is reasonable"), or the second with another action, opening with a condition of its own whose
+    value differs from the first's ("if it is 10% or more, order atorvastatin 20 mg daily ..., and if it is 5% to
+    9.9%, discuss a statin as an option"); None otherwise."""
     for m in re.finditer(r",\s+(?=and\s)", sentence):
         left, right = sentence[: m.start()], sentence[m.end() :]
         acts = rules.action(left), rules.action(rules.unbracketed(right))
