@@ -35,6 +35,11 @@ def conflict_facets(*docs: dict) -> set[tuple[str, tuple]]:
     return {(c.facet, tuple(p)) for c in find_conflicts(frames) for p in c.pairs}
 
 
+def conflicts_on(facet: str, *docs: dict, **options) -> list:
+    """The typed conflicts on one facet among the documents (``options`` as :func:`find_conflicts` takes them)."""
+    return [c for c in find_conflicts([f for d in docs for f in document_frames(d)], **options) if c.facet == facet]
+
+
 def frame_rows(sentence: str, meta: dict) -> list[tuple]:
     """(action, age_min, age_max, criteria, conditions, shortest interval in months, test, thresholds, targets) of each
     frame of one sentence, quantities as "name value"."""

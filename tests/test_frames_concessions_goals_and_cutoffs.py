@@ -11,12 +11,11 @@ alone, or with metformin alone"), a goal for glucose-monitor readings, and "shou
 
 from __future__ import annotations
 
-from frame_fixtures import A1C, BP, BREAST, CERVICAL, LUNG, PSA, STATIN, conflict_facets
+from frame_fixtures import A1C, BP, BREAST, CERVICAL, LUNG, PSA, STATIN, conflict_facets, conflicts_on
 from frame_fixtures import frame_rows as _frames
 from frame_fixtures import make_doc as _doc
 
 from clinrag.tools.frames.bands import NO_UPPER_LIMIT, SUBGROUP_GOAL, criteria_map, stop_age
-from clinrag.tools.frames.conflicts import find_conflicts
 from clinrag.tools.frames.extract import document_frames
 
 
@@ -46,8 +45,7 @@ def test_a_goal_a_later_version_introduces_is_a_target_change():
                "cardiovascular risk of 10% or higher, a moderate-intensity statin is recommended (class I). Once "
                "treatment has started, therapy should be adjusted to bring LDL cholesterol below 100 mg/dL (class "
                "IIa).", issued="2025-03-04", supersedes="cv-statin-2020")
-    frames = [f for d in (old, new) for f in document_frames(d)]
-    changes = [c for c in find_conflicts(frames) if c.facet == "target"]
+    changes = conflicts_on("target", old, new)
     assert [(c.kind, [(v.doc_id, v.value) for v in c.values]) for c in changes] == [
         ("change", [("cv-statin-2020", "no LDL-C goal"), ("cv-statin-2025", "LDL-C <100 mg/dL")])]
     # the earlier version is quoted where it says it sets no goal
@@ -57,9 +55,7 @@ def test_a_goal_a_later_version_introduces_is_a_target_change():
     other = _doc("xy-statin", STATIN["topic"], "For adults aged 40 to 75 years with an estimated 10-year "
                  "cardiovascular risk of 10% or higher, a moderate-intensity statin is recommended.")
     assert not any(facet == "target" for facet, _ in conflict_facets(new, other))
-    reversed_order = [dict(old, issued="2026-01-01"), dict(new, issued="2024-01-01")]
-    frames = [f for d in reversed_order for f in document_frames(d)]
-    assert not [c for c in find_conflicts(frames) if c.facet == "target"]
+    assert not conflicts_on("target", dict(old, issued="2026-01-01"), dict(new, issued="2024-01-01"))
 
 
 def test_a_cut_off_stated_as_a_bare_value_is_the_same_cut_off():
@@ -115,8 +111,7 @@ def test_who_a_subgroup_s_own_goal_is_for_is_its_eligibility():
                "with a life expectancy of less than 10 years, as well as for those with a history of severe "
                "hypoglycaemia (strong recommendation).", issued="2019-10-15", supersedes="ta-dm-2014")
     assert criteria_map(document_frames(new))[f"life expectancy ({SUBGROUP_GOAL})"][0] == "< 10 years"
-    frames = [f for d in (old, new) for f in document_frames(d)]
-    changes = [c for c in find_conflicts(frames) if c.facet == "eligibility"]
+    changes = conflicts_on("eligibility", old, new)
     assert [(c.kind, [v.value for v in c.values]) for c in changes] == [
         ("change", [f"life expectancy ({SUBGROUP_GOAL}) < 5 years", f"life expectancy ({SUBGROUP_GOAL}) < 10 years"])]
 
@@ -153,8 +148,7 @@ def test_a_goal_for_glucose_monitor_readings_is_for_the_people_who_use_one():
     new = _doc("dn-dm-2024", A1C["topic"], "An A1C goal below 7% remains appropriate for most nonpregnant adults "
                "(grade A). For people using continuous glucose monitoring, a new recommendation sets a goal of more "
                "than 70% of readings within 70 to 180 mg/dL (grade B).", issued="2024-01-01", supersedes="dn-dm-2020")
-    frames = [f for d in (old, new) for f in document_frames(d)]
-    assert [c.values[1].value for c in find_conflicts(frames) if c.facet == "target"] == [
+    assert [c.values[1].value for c in conflicts_on("target", old, new)] == [
         "time in range >70 % of readings; mg/dL value 70-180 mg/dL"]
     # a question about the goal for most people does not ask about a subgroup's
-    assert not [c for c in find_conflicts(frames, most_people=True) if c.facet == "target"]
+    assert not conflicts_on("target", old, new, most_people=True)

@@ -9,13 +9,11 @@ people a value is for ("adults with confirmed hypertension"), and a dissent (``t
 
 from __future__ import annotations
 
-from frame_fixtures import A1C, ASPIRIN, BP, CERVICAL, LUNG, PSA, conflict_facets
+from frame_fixtures import A1C, ASPIRIN, BP, CERVICAL, LUNG, PSA, conflict_facets, conflicts_on
 from frame_fixtures import frame_rows as _frames
 from frame_fixtures import make_doc as _doc
 
 from clinrag.tools.frames.bands import SUBGROUP_GOAL
-from clinrag.tools.frames.conflicts import find_conflicts
-from clinrag.tools.frames.extract import document_frames
 
 
 def test_the_same_advice_from_another_age_for_a_higher_risk_group():
@@ -54,8 +52,7 @@ def test_the_life_expectancy_a_subgroup_is_set_no_goal_for():
                "most adults. Recommendation 3: In adults aged 80 or older, nursing-home residents, and people with a "
                "life expectancy of less than 10 years, clinicians should avoid targeting a specific A1C.",
                issued="2024-01-01", supersedes="br-dm-2018")
-    frames = [f for d in (old, new) for f in document_frames(d)]
-    assert [[v.value for v in c.values] for c in find_conflicts(frames) if c.facet == "eligibility"] == [
+    assert [[v.value for v in c.values] for c in conflicts_on("eligibility", old, new)] == [
         [f"life expectancy ({SUBGROUP_GOAL}) < 5 years", f"life expectancy ({SUBGROUP_GOAL}) < 10 years"]]
 
 

@@ -244,19 +244,14 @@ def _document_facets(docs: dict[Any, list[Frame]], add: Any, replaced_on: dict[s
     summaries."""
     summaries: dict[tuple, dict[str, Any]] = {}
     for (doc_id, intervention), fs in docs.items():
+        summary: dict[str, Any] = {"start_age": None, "stop_age": None, "risk_group_starts": {},
+                                   "eligibility": bands.criteria_map(fs)}
         # a goal or a threshold has no start or stop age; who a subgroup's own goal is for is still its eligibility
-        if intervention.endswith(_SCREENING_FACETS_SKIP):
-            summaries[(doc_id, intervention)] = {"start_age": None, "stop_age": None, "risk_group_starts": {},
-                                                 "eligibility": bands.criteria_map(fs)}
-            continue
-        start = bands.start_age(fs)
-        summaries[(doc_id, intervention)] = {
-            "start_age": start,
-            "start_age_text": bands.start_age_text(start, fs),
-            "stop_age": bands.stop_age(fs),
-            "eligibility": bands.criteria_map(fs),
-            "risk_group_starts": bands.risk_group_starts(fs),
-        }
+        if not intervention.endswith(_SCREENING_FACETS_SKIP):
+            start = bands.start_age(fs)
+            summary.update(start_age=start, start_age_text=bands.start_age_text(start, fs),
+                           stop_age=bands.stop_age(fs), risk_group_starts=bands.risk_group_starts(fs))
+        summaries[(doc_id, intervention)] = summary
     keys = sorted(summaries, key=lambda k: (k[1], k[0] or ""))
     for i, ka in enumerate(keys):
         for kb in keys[i + 1 :]:

@@ -118,11 +118,12 @@ _MEASURE_PART = re.compile(rf"^\W*(?:denominator|numerator){MEASURE_LABEL_END}",
 # use may be beneficial in some adults with a 10-year risk of less than 10%, the likelihood of benefit is smaller;
 # ...") or a later comparison ("...; the likelihood of benefit is smaller in this group than in persons with a risk of
 # 10% or greater")
-_CONCESSION = re.compile(r"^\W*(?:although|though|even though)\b", re.I)
+_CONCEDING = r"(?:although|though|even though)\b"
+_CONCESSION = re.compile(rf"^\W*{_CONCEDING}", re.I)
 # ... and a closing one that says for whom the advice helps less ("There is no upper age limit for asking for the
 # test, although it is less likely to help men who are over 75"): its ages are not the advice's people ("although
 # not for ..." excepts people, and stays)
-_CLOSING_CONCESSION = re.compile(r",?\s+(?:although|though|even though)\b(?!\s+not\b)[^;]*$", re.I)
+_CLOSING_CONCESSION = re.compile(rf",?\s+{_CONCEDING}(?!\s+not\b)[^;]*$", re.I)
 _COMPARISON = re.compile(r"\b(?:is|are) (?:smaller|greater|larger|lower|higher|less|more)\b[^.;]*\bthan\b", re.I)
 # what an earlier edition advised, beside what this one advises: "..., whereas the 2015 edition advised this only for
 # risks of 20 % or more"

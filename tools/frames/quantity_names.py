@@ -16,6 +16,7 @@ _BP_CATEGORY = re.compile(
 OUT_OF_OFFICE = " (home or ambulatory)"
 TIME_IN_RANGE = "time in range"  # a share of glucose readings within a range
 TIME_OUT_OF_RANGE = "time out of range"  # ... and below or above one
+_OF_READINGS = r"of (?:(?:glucose|CGM|sensor) )?(?:readings|values|time)"  # whose share a percentage is
 
 _YOU_HAVE_IT = r"\b(?:you|they|he|she) (?:have|has) (?:high blood pressure|hypertension)\b"
 _YOU_HAVE_IT_AFTER = re.compile(rf"[^.;]{{0,60}}?,\s*{_YOU_HAVE_IT}", re.I)  # "..., you have high blood pressure"
@@ -71,11 +72,10 @@ def quantity_name(before: str, unit: str, is_target: bool, after: str = "") -> s
             # (whole words: a window cut inside "10-year" would read a 0-year risk)
             return _risk_name(re.sub(r"^\S*\s", "", before[-90:].lower()))
         # a share of glucose readings, not an A1C: "a goal of more than 70 % of readings within 70 to 180 mg/dL"
-        if re.match(r"\s*of (?:(?:glucose|CGM|sensor) )?(?:readings|values|time)\b", after, re.I):
+        if re.match(rf"\s*{_OF_READINGS}\b", after, re.I):
             return TIME_IN_RANGE
         # ... or of readings out of range: "with less than 4% below 70 mg/dL"
-        if re.match(r"\s*(?:of (?:(?:glucose|CGM|sensor) )?(?:readings|values|time) )?(?:below|above) \d+(?:\.\d+)? "
-                    r"(?:mg/dL|mmol/L)\b", after, re.I):
+        if re.match(rf"\s*(?:{_OF_READINGS} )?(?:below|above) \d+(?:\.\d+)? (?:mg/dL|mmol/L)\b", after, re.I):
             return TIME_OUT_OF_RANGE
         # the measure after the value: "who have a 10% or greater 10-year CVD risk"
         if re.match(r"\s*(?:or (?:greater|higher|more|above)\s+)?(?:\d+-year\s+)?(?:\w+\s+){0,2}risk\b", after, re.I):

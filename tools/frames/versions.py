@@ -74,14 +74,16 @@ def goal_changes(docs: dict[Any, list[Frame]], add: Any) -> None:
     set" in 2020; a time-in-range goal for people using continuous glucose monitoring added beside the A1C target).
     The earlier version is quoted where it says it sets no goal, else where it states its goals. Only a goal
     introduced: a later version that does not restate an earlier goal (a focused update) has not dropped it."""
+    goals = {key: [f for f in fs if f.action in RECOMMEND_LIKE and not higher_risk(f) and f.targets]
+             for key, fs in docs.items()}
+    measures = {key: {q.name for f in fs for q in f.targets} for key, fs in docs.items()}
     for (doc_new, intervention), new in docs.items():
         for (doc_old, other), old in docs.items():
             if other != intervention or doc_new == doc_old or pair_kind(new[0], old[0]) != "change" or (
                     (old[0].issued or "") >= (new[0].issued or "")):
                 continue
-            measures = {q.name for f in old for q in f.targets}
-            goals = [f for f in new if f.action in RECOMMEND_LIKE and not higher_risk(f) and f.targets]
-            introduced = [f for f in goals if not measures & {q.name for q in f.targets}]
+            introduced = [f for f in goals[(doc_new, intervention)]
+                          if not measures[(doc_old, other)] & {q.name for q in f.targets}]
             if not introduced:
                 continue
             quoted = (next((f for f in old if _NO_GOAL.search(f.sentence)), None)
